@@ -1,0 +1,101 @@
+// Typed wrappers for libcurl's variadic and macro APIs, so Swift never calls a C variadic function.
+#ifndef SLUICE_CCURL_SHIM_H
+#define SLUICE_CCURL_SHIM_H
+
+#include <curl/curl.h>
+
+typedef size_t (*sluice_curl_data_callback)(char *buffer, size_t size, size_t count, void *context);
+typedef int (*sluice_curl_xferinfo_callback)(void *context, curl_off_t dltotal, curl_off_t dlnow,
+                                             curl_off_t ultotal, curl_off_t ulnow);
+typedef int (*sluice_curl_seek_callback)(void *context, curl_off_t offset, int origin);
+typedef int (*sluice_curl_socket_callback)(CURL *easy, curl_socket_t socket, int what, void *context,
+                                           void *socket_context);
+
+// MARK: curl_easy_setopt
+
+static inline CURLcode sluice_easy_setopt_long(CURL *easy, CURLoption option, long value) {
+    return curl_easy_setopt(easy, option, value);
+}
+static inline CURLcode sluice_easy_setopt_off_t(CURL *easy, CURLoption option, curl_off_t value) {
+    return curl_easy_setopt(easy, option, value);
+}
+static inline CURLcode sluice_easy_setopt_string(CURL *easy, CURLoption option, const char *value) {
+    return curl_easy_setopt(easy, option, value);
+}
+static inline CURLcode sluice_easy_setopt_pointer(CURL *easy, CURLoption option, void *value) {
+    return curl_easy_setopt(easy, option, value);
+}
+static inline CURLcode sluice_easy_setopt_slist(CURL *easy, CURLoption option, struct curl_slist *value) {
+    return curl_easy_setopt(easy, option, value);
+}
+static inline CURLcode sluice_easy_setopt_share(CURL *easy, CURLSH *share) {
+    return curl_easy_setopt(easy, CURLOPT_SHARE, share);
+}
+static inline CURLcode sluice_easy_setopt_data_callback(CURL *easy, CURLoption option,
+                                                        sluice_curl_data_callback callback) {
+    return curl_easy_setopt(easy, option, callback);
+}
+static inline CURLcode sluice_easy_setopt_xferinfo_callback(CURL *easy, sluice_curl_xferinfo_callback callback) {
+    return curl_easy_setopt(easy, CURLOPT_XFERINFOFUNCTION, callback);
+}
+static inline CURLcode sluice_easy_setopt_seek_callback(CURL *easy, sluice_curl_seek_callback callback) {
+    return curl_easy_setopt(easy, CURLOPT_SEEKFUNCTION, callback);
+}
+static inline CURLcode sluice_easy_setopt_blob(CURL *easy, CURLoption option, void *data, size_t length) {
+    struct curl_blob blob;
+    blob.data = data;
+    blob.len = length;
+    blob.flags = CURL_BLOB_COPY;
+    return curl_easy_setopt(easy, option, &blob);
+}
+
+// MARK: curl_easy_getinfo
+
+static inline CURLcode sluice_easy_getinfo_long(CURL *easy, CURLINFO info, long *value) {
+    return curl_easy_getinfo(easy, info, value);
+}
+static inline CURLcode sluice_easy_getinfo_off_t(CURL *easy, CURLINFO info, curl_off_t *value) {
+    return curl_easy_getinfo(easy, info, value);
+}
+static inline CURLcode sluice_easy_getinfo_double(CURL *easy, CURLINFO info, double *value) {
+    return curl_easy_getinfo(easy, info, value);
+}
+static inline CURLcode sluice_easy_getinfo_string(CURL *easy, CURLINFO info, const char **value) {
+    char *result = NULL;
+    CURLcode code = curl_easy_getinfo(easy, info, &result);
+    *value = result;
+    return code;
+}
+static inline CURLcode sluice_easy_getinfo_pointer(CURL *easy, CURLINFO info, void **value) {
+    return curl_easy_getinfo(easy, info, value);
+}
+
+// MARK: curl_multi_setopt and curl_share_setopt
+
+static inline CURLMcode sluice_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
+    return curl_multi_setopt(multi, option, value);
+}
+static inline CURLMcode sluice_multi_setopt_pointer(CURLM *multi, CURLMoption option, void *value) {
+    return curl_multi_setopt(multi, option, value);
+}
+static inline CURLSHcode sluice_share_setopt_long(CURLSH *share, CURLSHoption option, long value) {
+    return curl_share_setopt(share, option, value);
+}
+
+// MARK: constants that Swift cannot import from macros
+
+static const long SLUICE_CURL_HTTP_VERSION_1_1 = CURL_HTTP_VERSION_1_1;
+static const long SLUICE_CURL_HTTP_VERSION_2TLS = CURL_HTTP_VERSION_2TLS;
+static const long SLUICE_CURL_HTTP_VERSION_2_0 = CURL_HTTP_VERSION_2_0;
+static const int SLUICE_CURL_READFUNC_ABORT = CURL_READFUNC_ABORT;
+static const int SLUICE_CURL_READFUNC_PAUSE = CURL_READFUNC_PAUSE;
+static const size_t SLUICE_CURL_WRITEFUNC_PAUSE = CURL_WRITEFUNC_PAUSE;
+static const int SLUICE_CURLPAUSE_CONT = CURLPAUSE_CONT;
+static const int SLUICE_CURLPAUSE_ALL = CURLPAUSE_ALL;
+static const unsigned long SLUICE_CURLAUTH_BASIC = CURLAUTH_BASIC;
+static const unsigned long SLUICE_CURLAUTH_DIGEST = CURLAUTH_DIGEST;
+static const unsigned long SLUICE_CURLAUTH_ANY = CURLAUTH_ANY;
+static const long SLUICE_CURL_GLOBAL_ALL = CURL_GLOBAL_ALL;
+static const CURLversion SLUICE_CURLVERSION_NOW = CURLVERSION_NOW;
+
+#endif

@@ -1,0 +1,13 @@
+@_exported import SluiceCore
+@_exported import SluiceMultipart
+@_exported import SluiceReachability
+@_exported import SluiceRequestSerialization
+@_exported import SluiceResponseSerialization
+@_exported import SluiceSecurity
+@_exported import SluiceTransport
+
+/// Facts about this build of Sluice.
+public enum SluiceInfo {
+    /// Sluice's version, `MAJOR.MINOR.PATCH`.
+    public static let version = "0.1.0"
+}

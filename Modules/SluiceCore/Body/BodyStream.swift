@@ -1,0 +1,69 @@
+/// A request body that is pulled in chunks while it is sent.
+///
+/// The transport calls ``read(into:)`` from its engine thread whenever the connection can take more
+/// bytes, so the body is produced while it is sent and never held whole. A stream that can start
+/// over (``isRewindable``) lets a redirect or retry send it again.
+///
+/// Calls to one stream never overlap: the transport reads, rewinds and closes it from one thread at
+/// a time. Implementations are classes because a stream has a position.
+public protocol BodyStream: AnyObject, Sendable {
+    /// The total number of bytes the stream produces, when known in advance; `nil` sends the body
+    /// with chunked transfer coding. A stream that ends before this length, or runs past it, fails
+    /// the request with ``SluiceError/Code/bodyLengthMismatch``.
+    var contentLength: Int64? { get }
+
+    /// Copies up to `buffer.count` next bytes into `buffer` and returns how many it copied; `0` means
+    /// the stream has ended.
+    ///
+    /// - Throws: ``SluiceError`` (for example ``SluiceError/Code/bodyStreamFailed``); the request fails
+    ///   with that error.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(SluiceError) -> Int
+
+    /// Whether ``rewind()`` can start the stream over. Default `false`.
+    var isRewindable: Bool { get }
+
+    /// Starts the stream over from its first byte.
+    ///
+    /// - Throws: ``SluiceError`` with code ``SluiceError/Code/bodyNotRewindable`` by default.
+    func rewind() throws(SluiceError)
+
+    /// Releases what the stream holds (open files). Reading after closing may reopen. Default: nothing.
+    func close()
+}
+
+extension BodyStream {
+    /// `false`: a stream is not rewindable unless it says so.
+    public var isRewindable: Bool { false }
+
+    /// Throws ``SluiceError/Code/bodyNotRewindable``.
+    public func rewind() throws(SluiceError) {
+        throw SluiceError(.bodyNotRewindable, "\(type(of: self)) cannot start over")
+    }
+
+    /// Does nothing.
+    public func close() {}
+
+    /// Reads the whole remaining stream into memory. Meant for tests and small bodies.
+    ///
+    /// - Parameter chunkSize: Bytes per read. Default 64 KiB.
+    /// - Throws: What ``read(into:)`` throws, or ``SluiceError/Code/bodyLengthMismatch`` when the bytes
+    ///   read differ from ``contentLength``.
+    public func readAll(chunkSize: Int = 64 * 1024) throws(SluiceError) -> [UInt8] {
+        var result: [UInt8] = []
+        if let length = contentLength { result.reserveCapacity(Int(clamping: length)) }
+        var chunk = [UInt8](repeating: 0, count: max(1, chunkSize))
+        while true {
+            let outcome = chunk.withUnsafeMutableBytes { buffer in
+                Result { () throws(SluiceError) -> Int in try read(into: buffer) }
+            }
+            let count = try outcome.get()
+            if count == 0 { break }
+            result.append(contentsOf: chunk[0..<count])
+        }
+        if let length = contentLength, Int64(result.count) != length {
+            throw SluiceError(
+                .bodyLengthMismatch, "stream declared \(length) bytes but produced \(result.count)")
+        }
+        return result
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+
+/// The one error type Sluice throws and delivers.
+///
+/// Every failure carries a stable ``code`` to switch on, a human-readable ``message``, and whatever
+/// context the caller needs to act on it: the ``request`` that failed, the ``response`` if one
+/// arrived, the received ``body`` bytes (bounded by ``bodyLimit``), the ``library`` diagnostic of
+/// libcurl, libxml2 or zlib when one of them reported the failure, and the ``underlying`` error that
+/// caused this one.
+///
+/// Codes are stable strings of the form `area.reason`; see `docs/errors.md` for the full list.
+///
+/// ```swift
+/// do {
+///     try headers.add(name: "X-Token", value: userInput)
+/// } catch let error where error.code == .invalidHeaderValue {
+///     print(error.message)
+/// }
+/// ```
+public struct SluiceError: Error, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+    /// The largest number of body bytes an error keeps (64 KiB). Longer bodies are cut to this size
+    /// and ``isBodyTruncated`` is `true`.
+    public static let bodyLimit = 64 * 1024
+
+    /// The stable code that identifies what went wrong.
+    public var code: Code
+    /// A human-readable explanation of this particular failure. Not stable: do not parse it.
+    public var message: String
+    /// The request that failed, when the failure belongs to one. Default `nil`.
+    public var request: HTTPRequest?
+    /// The response received before the failure, when one arrived. Default `nil`.
+    public var response: HTTPResponse?
+    /// The received body bytes, at most ``bodyLimit`` of them. Default `nil`.
+    public private(set) var body: Data?
+    /// Whether ``body`` was cut to ``bodyLimit`` bytes. Default `false`.
+    public private(set) var isBodyTruncated: Bool
+    /// The diagnostic of the C library that reported the failure, when one did. Default `nil`.
+    public var library: LibraryDiagnostic?
+    /// The error that caused this one, when there is one. Default `nil`.
+    public var underlying: (any Error & Sendable)?
+
+    /// Creates an error.
+    ///
+    /// - Parameters:
+    ///   - code: The stable code.
+    ///   - message: What went wrong, for people.
+    ///   - request: The failing request. Default `nil`.
+    ///   - response: The response received, if any. Default `nil`.
+    ///   - body: The received body; bytes past ``bodyLimit`` are dropped. Default `nil`.
+    ///   - library: The C library's own code and message. Default `nil`.
+    ///   - underlying: The error that caused this one. Default `nil`.
+    public init(
+        _ code: Code,
+        _ message: String,
+        request: HTTPRequest? = nil,
+        response: HTTPResponse? = nil,
+        body: Data? = nil,
+        library: LibraryDiagnostic? = nil,
+        underlying: (any Error & Sendable)? = nil
+    ) {
+        self.code = code
+        self.message = message
+        self.request = request
+        self.response = response
+        self.body = nil
+        self.isBodyTruncated = false
+        self.library = library
+        self.underlying = underlying
+        setBody(body)
+    }
+
+    /// Replaces ``body``, keeping at most ``bodyLimit`` bytes and setting ``isBodyTruncated``.
+    public mutating func setBody(_ data: Data?) {
+        guard let data else {
+            body = nil
+            isBodyTruncated = false
+            return
+        }
+        if data.count > Self.bodyLimit {
+            body = Data(data.prefix(Self.bodyLimit))
+            isBodyTruncated = true
+        } else {
+            body = data
+            isBodyTruncated = false
+        }
+    }
+
+    /// The underlying error as a ``SluiceError``, when it is one.
+    public var underlyingSluiceError: SluiceError? { underlying as? SluiceError }
+
+    /// `code: message`, followed by the library diagnostic and the underlying error when present.
+    public var description: String {
+        var text = "\(code): \(message)"
+        if let library { text += " [\(library)]" }
+        if let underlying { text += " (caused by: \(underlying))" }
+        return text
+    }
+
+    /// The description plus the request line, the response status and the body size.
+    public var debugDescription: String {
+        var lines = [description]
+        if let request { lines.append("request: \(request.method) \(request.url.absoluteString)") }
+        if let response { lines.append("response: \(response.statusCode) \(response.url?.absoluteString ?? "")") }
+        if let body { lines.append("body: \(body.count) bytes\(isBodyTruncated ? " (truncated)" : "")") }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension SluiceError: LocalizedError {
+    /// The ``message``, for Foundation's `localizedDescription`.
+    public var errorDescription: String? { message }
+}
+
+extension SluiceError: CustomNSError {
+    /// `"Sluice"`: the domain under which this error bridges to `NSError`.
+    public static var errorDomain: String { "Sluice" }
+    /// A stable number derived from ``code`` for `NSError` bridging (see ``Code/numericValue``).
+    public var errorCode: Int { code.numericValue }
+    /// The message, the stable code string and, when present, the underlying error.
+    public var errorUserInfo: [String: Any] {
+        var info: [String: Any] = [NSLocalizedDescriptionKey: message, "SluiceErrorCode": code.rawValue]
+        if let underlying { info[NSUnderlyingErrorKey] = underlying as NSError }
+        return info
+    }
+}

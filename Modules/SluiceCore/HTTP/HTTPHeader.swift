@@ -1,0 +1,47 @@
+/// One HTTP header field: a name and a value.
+///
+/// Fields are created through ``HTTPHeaders``, which checks them; a field's name keeps the spelling it
+/// was given, and compares case-insensitively in lookups.
+public struct HTTPHeader: Hashable, Sendable, CustomStringConvertible {
+    /// The field name as given, for example `Content-Type`.
+    public let name: String
+    /// The field value, with leading and trailing spaces and tabs removed.
+    public let value: String
+
+    /// Creates a field after checking it.
+    ///
+    /// - Throws: ``SluiceError`` with code ``SluiceError/Code/invalidHeaderName`` when `name` is not a
+    ///   non-empty HTTP token, or ``SluiceError/Code/invalidHeaderValue`` when `value` holds CR, LF, NUL
+    ///   or another control character other than tab.
+    public init(name: String, value: String) throws(SluiceError) {
+        guard HTTPToken.isToken(name) else {
+            throw SluiceError(
+                .invalidHeaderName,
+                "invalid header name \(name.debugDescription): a name must be a non-empty HTTP token")
+        }
+        if let byte = HTTPToken.firstForbiddenValueByte(value) {
+            throw SluiceError(
+                .invalidHeaderValue,
+                "invalid value for header \(name): it contains \(HTTPToken.describe(byte))")
+        }
+        self.name = name
+        self.value = value.trimmingHTTPWhitespace()
+    }
+
+    /// The name in canonical form: each dash-separated word capitalized (`content-type` → `Content-Type`).
+    public var canonicalName: String { HTTPHeaders.canonicalName(name) }
+
+    /// The field as it goes on the wire, without the line end: `Name: value`.
+    public var description: String { "\(name): \(value)" }
+}
+
+extension String {
+    /// The string without leading and trailing spaces and horizontal tabs (HTTP's optional whitespace).
+    func trimmingHTTPWhitespace() -> String {
+        let isWhitespace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !isWhitespace($0) }),
+            let last = lastIndex(where: { !isWhitespace($0) })
+        else { return "" }
+        return String(self[first...last])
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+
+/// A request to send: URL, method, headers, body and per-request options.
+///
+/// A plain value: copy it, change it, hand it to a session. Serializers build requests from
+/// parameters; a session sends them.
+///
+/// ```swift
+/// var request = try HTTPRequest(url: "https://example.com/items", method: .post)
+/// try request.headers.set(name: "Content-Type", value: "application/json")
+/// request.body = .bytes(Data(#"{"name":"sluice"}"#.utf8))
+/// ```
+public struct HTTPRequest: Sendable, CustomStringConvertible {
+    /// How a request may use cached responses. A hint for layers that cache; the transport itself
+    /// keeps no HTTP cache.
+    public enum CachePolicy: String, Sendable, Hashable, CaseIterable {
+        /// Follow the protocol's caching rules. The default.
+        case useProtocolCachePolicy
+        /// Always load from the origin.
+        case reloadIgnoringCache
+        /// Use a cached response whatever its age, loading only when there is none.
+        case returnCacheDataElseLoad
+        /// Use a cached response only; fail when there is none.
+        case returnCacheDataDontLoad
+    }
+
+    /// The absolute URL to request.
+    public var url: URL
+    /// The method. Default ``HTTPMethod/get``.
+    public var method: HTTPMethod
+    /// The header fields. Default empty.
+    public var headers: HTTPHeaders
+    /// The body. Default ``HTTPBody/none``.
+    public var body: HTTPBody
+    /// The time allowed without progress before the request fails, in seconds, or `nil` for the
+    /// session's default. Default `nil`.
+    public var timeout: TimeInterval?
+    /// Whether cookies from the session's store are sent and received cookies stored. Default `true`.
+    public var shouldHandleCookies: Bool
+    /// The cache policy hint. Default ``CachePolicy/useProtocolCachePolicy``.
+    public var cachePolicy: CachePolicy
+
+    /// Creates a request.
+    ///
+    /// - Parameters:
+    ///   - url: The absolute URL.
+    ///   - method: The method. Default `GET`.
+    ///   - headers: The header fields. Default none.
+    ///   - body: The body. Default none.
+    ///   - timeout: Seconds without progress before failing; `nil` uses the session's. Default `nil`.
+    public init(
+        url: URL, method: HTTPMethod = .get, headers: HTTPHeaders = HTTPHeaders(), body: HTTPBody = .none,
+        timeout: TimeInterval? = nil
+    ) {
+        self.url = url
+        self.method = method
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+        self.shouldHandleCookies = true
+        self.cachePolicy = .useProtocolCachePolicy
+    }
+
+    /// Creates a request from a URL string.
+    ///
+    /// - Throws: ``SluiceError`` with code ``SluiceError/Code/invalidURL`` when `string` is not an
+    ///   absolute `http` or `https` URL with a host.
+    public init(
+        url string: String, method: HTTPMethod = .get, headers: HTTPHeaders = HTTPHeaders(),
+        body: HTTPBody = .none, timeout: TimeInterval? = nil
+    ) throws(SluiceError) {
+        guard let url = URL(string: string) else {
+            throw SluiceError(.invalidURL, "cannot parse URL \(string.debugDescription)")
+        }
+        self.init(url: url, method: method, headers: headers, body: body, timeout: timeout)
+        try validate()
+    }
+
+    /// Checks what a transport relies on: an `http` or `https` URL with a host, a method that is an
+    /// HTTP token, and a timeout that is positive when given.
+    ///
+    /// - Throws: ``SluiceError`` with code ``SluiceError/Code/invalidURL`` or
+    ///   ``SluiceError/Code/invalidMethod`` or ``SluiceError/Code/invalidTimeout``, carrying this request.
+    public func validate() throws(SluiceError) {
+        let scheme = url.scheme?.lowercased()
+        guard scheme == "http" || scheme == "https" else {
+            throw SluiceError(.invalidURL, "unsupported URL scheme in \(url.absoluteString)", request: self)
+        }
+        guard let host = url.host, !host.isEmpty else {
+            throw SluiceError(.invalidURL, "URL has no host: \(url.absoluteString)", request: self)
+        }
+        guard HTTPToken.isToken(method.rawValue) else {
+            throw SluiceError(.invalidMethod, "invalid HTTP method \(method.rawValue.debugDescription)", request: self)
+        }
+        if let timeout, !(timeout > 0) {
+            throw SluiceError(.invalidTimeout, "timeout must be positive, got \(timeout)", request: self)
+        }
+    }
+
+    /// `METHOD url`.
+    public var description: String { "\(method) \(url.absoluteString)" }
+}

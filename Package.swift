@@ -1,0 +1,91 @@
+// swift-tools-version:6.0
+//
+// Sluice: an HTTP networking framework for Swift on Linux, built on libcurl.
+// Every library module is its own product, so a client can depend on one module alone.
+
+import PackageDescription
+
+/// A library module under `Modules/` (folder name = module name).
+func module(_ name: String, dependencies: [Target.Dependency] = []) -> Target {
+    .target(name: name, dependencies: dependencies, path: "Modules/\(name)")
+}
+
+/// A serializer plugin under `Plugins/` (folder name = module name).
+func plugin(_ name: String, dependencies: [Target.Dependency] = []) -> Target {
+    .target(name: name, dependencies: ["SluiceCore"] + dependencies, path: "Plugins/\(name)")
+}
+
+/// A test target under `Tests/` (folder name = target name).
+func tests(_ name: String, dependencies: [Target.Dependency]) -> Target {
+    .testTarget(name: name, dependencies: dependencies + ["SluiceTestSupport"], path: "Tests/\(name)")
+}
+
+let libraryModules = [
+    "SluiceCore", "SluiceTransport", "SluiceRequestSerialization", "SluiceMultipart",
+    "SluiceResponseSerialization", "SluiceSecurity", "SluiceReachability", "Sluice",
+    "SluiceGzip", "SluiceXML", "SluicePropertyList",
+]
+
+let package = Package(
+    name: "Sluice",
+    platforms: [.macOS(.v15)],
+    products: libraryModules.map { .library(name: $0, targets: [$0]) } + [
+        .executable(name: "sluice-conformance", targets: ["SluiceConformanceTool"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+    ],
+    targets: [
+        // System libraries: a module map plus typed inline wrappers for variadic and macro APIs.
+        .systemLibrary(
+            name: "CCurl", path: "Modules/CCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(
+            name: "CLibXML2", path: "Modules/CLibXML2", pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(
+            name: "CZlib", path: "Modules/CZlib", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]),
+
+        module("SluiceCore", dependencies: [.product(name: "OrderedCollections", package: "swift-collections")]),
+        module("SluiceTransport", dependencies: ["SluiceCore", "CCurl"]),
+        module("SluiceRequestSerialization", dependencies: ["SluiceCore"]),
+        module("SluiceMultipart", dependencies: ["SluiceCore", "SluiceRequestSerialization"]),
+        module("SluiceResponseSerialization", dependencies: ["SluiceCore"]),
+        module("SluiceSecurity", dependencies: ["SluiceCore"]),
+        module("SluiceReachability", dependencies: ["SluiceCore"]),
+        module("Sluice", dependencies: [
+            "SluiceCore", "SluiceTransport", "SluiceRequestSerialization", "SluiceMultipart",
+            "SluiceResponseSerialization", "SluiceSecurity", "SluiceReachability",
+            "SluiceGzip", "SluiceXML", "SluicePropertyList",
+        ]),
+
+        plugin("SluiceGzip", dependencies: ["CZlib"]),
+        plugin("SluiceXML", dependencies: ["CLibXML2"]),
+        plugin("SluicePropertyList"),
+
+        // The conformance tool: suites live in a library so the test suite runs them too.
+        .target(
+            name: "SluiceConformance",
+            dependencies: [
+                "Sluice", "CCurl", .product(name: "OrderedCollections", package: "swift-collections"),
+            ],
+            path: "Tools/Conformance/SluiceConformance"),
+        .executableTarget(
+            name: "SluiceConformanceTool",
+            dependencies: [
+                "SluiceConformance",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tools/Conformance/sluice-conformance"),
+
+        // Shared test support: where the real servers are, and the conformance vectors.
+        .target(
+            name: "SluiceTestSupport", dependencies: ["SluiceCore", "SluiceConformance"],
+            path: "Tests/SluiceTestSupport"),
+        tests("SluiceCoreTests", dependencies: ["SluiceCore"]),
+        tests("SluiceTransportTests", dependencies: ["SluiceTransport", "CCurl"]),
+        tests("SluiceConformanceTests", dependencies: ["SluiceConformance"]),
+    ]
+)

@@ -1,0 +1,71 @@
+import Foundation
+import SluiceConformance
+
+/// Where the tests find the real servers and the conformance vectors.
+///
+/// Server URLs come from the `SLUICE_*` variables that `make test` exports, or from the
+/// `.testenv/run/servers.json` that `make servers` leaves behind. A test that needs a server calls
+/// ``url(for:)``, which fails with a message naming the server and the command that starts it.
+public enum TestEnvironment {
+    /// The repository's root directory.
+    public static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()  // SluiceTestSupport
+        .deletingLastPathComponent()  // Tests
+        .deletingLastPathComponent()
+
+    /// The conformance vectors in `Tests/Vectors`.
+    public static let vectors = VectorStore(directory: repositoryRoot.appendingPathComponent("Tests/Vectors"))
+
+    /// The configured servers, or why there are none.
+    public static let servers: Result<ServerEnvironment, ConformanceError> = {
+        do {
+            return .success(try ServerEnvironment.load(searchFrom: repositoryRoot.path))
+        } catch let error as ConformanceError {
+            return .failure(error)
+        } catch {
+            return .failure(ConformanceError("\(error)"))
+        }
+    }()
+
+    /// The servers, or an error saying how to start them.
+    public static func requireServers() throws -> ServerEnvironment { try servers.get() }
+
+    /// The base URL of `server`.
+    ///
+    /// - Throws: ``ConformanceError`` naming the server and `make servers` when it is not configured
+    ///   or does not answer on its port.
+    public static func url(for server: ServerEnvironment.Server) throws -> URL {
+        let environment = try requireServers()
+        guard let url = environment.url(for: server) else {
+            throw ConformanceError(
+                "\(server.displayName) is not configured (\(server.rawValue) missing); start it with \(ServerEnvironment.startCommand)")
+        }
+        guard isListening(url) else {
+            throw ConformanceError(
+                "\(server.displayName) does not answer at \(url) (from \(environment.source)); start it with \(ServerEnvironment.startCommand)")
+        }
+        return url
+    }
+
+    /// A context for running conformance suites against this environment.
+    public static var conformanceContext: ConformanceContext {
+        ConformanceContext(vectors: vectors, servers: try? servers.get())
+    }
+
+    /// Whether something accepts TCP connections at the URL's host and port.
+    private static func isListening(_ url: URL) -> Bool {
+        guard let host = url.host, let port = url.port else { return false }
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        guard inet_pton(AF_INET, host == "localhost" ? "127.0.0.1" : host, &address.sin_addr) == 1 else { return false }
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+}

@@ -1,0 +1,65 @@
+/// A group of conformance cases about one contract (header rules, query strings, a server, a plugin).
+public protocol ConformanceSuite: Sendable {
+    /// A stable identifier such as `core.headers`.
+    var name: String { get }
+    /// One line on what the suite checks.
+    var summary: String { get }
+
+    /// Runs every case.
+    ///
+    /// - Throws: ``ConformanceError`` when the suite cannot run at all (missing vectors or servers);
+    ///   the report records that as a failed suite.
+    func run(in context: ConformanceContext) async throws -> [CaseResult]
+}
+
+/// What suites run against: the vectors, the servers, the plugin registry.
+public struct ConformanceContext: Sendable {
+    /// Where the vectors are, or `nil` when none were found (vector suites then fail).
+    public var vectors: VectorStore?
+    /// Where the servers are, or `nil` when none are configured (server suites then fail).
+    public var servers: ServerEnvironment?
+
+    /// Creates a context.
+    public init(vectors: VectorStore?, servers: ServerEnvironment?) {
+        self.vectors = vectors
+        self.servers = servers
+    }
+
+    /// The vectors, or a ``ConformanceError`` saying how to provide them.
+    public func requireVectors() throws -> VectorStore {
+        guard let vectors else { throw ConformanceError("no conformance vectors: pass --vectors DIR") }
+        return vectors
+    }
+
+    /// The servers, or a ``ConformanceError`` saying how to start them.
+    public func requireServers() throws -> ServerEnvironment {
+        guard let servers else {
+            throw ConformanceError("the test servers are not configured; start them with \(ServerEnvironment.startCommand)")
+        }
+        return servers
+    }
+}
+
+/// The outcome of one case.
+public struct CaseResult: Sendable, Codable, Hashable {
+    /// The case's identifier within its suite.
+    public let id: String
+    /// Whether it passed.
+    public let passed: Bool
+    /// What was expected and what happened, for failures (and some passes).
+    public let detail: String?
+
+    /// Creates a result.
+    public init(id: String, passed: Bool, detail: String? = nil) {
+        self.id = id
+        self.passed = passed
+        self.detail = detail
+    }
+
+    /// A passing case, or a failing one with "expected …, got …" as its detail.
+    public static func expect<T: Equatable>(_ id: String, _ actual: T, equals expected: T) -> CaseResult {
+        actual == expected
+            ? CaseResult(id: id, passed: true)
+            : CaseResult(id: id, passed: false, detail: "expected \(expected), got \(actual)")
+    }
+}

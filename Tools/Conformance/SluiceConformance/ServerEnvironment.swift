@@ -1,0 +1,93 @@
+import Foundation
+
+/// Where the real test servers listen: read from `SLUICE_*` environment variables, or from the
+/// `servers.json` file that `Tools/testenv/start.sh` writes.
+///
+/// ```swift
+/// let servers = try ServerEnvironment.load()
+/// servers.url(for: .httpbin)   // http://127.0.0.1:41234
+/// ```
+public struct ServerEnvironment: Sendable, Codable, Hashable {
+    /// A server the test environment runs.
+    public enum Server: String, Sendable, CaseIterable, Codable {
+        /// nginx over plain HTTP/1.1.
+        case http = "SLUICE_HTTP_URL"
+        /// nginx over TLS with HTTP/2, certificate from the test CA.
+        case https = "SLUICE_HTTPS_URL"
+        /// nginx over TLS requiring a client certificate from the test CA.
+        case mutualTLS = "SLUICE_MTLS_URL"
+        /// httpbin under gunicorn over plain HTTP.
+        case httpbin = "SLUICE_HTTPBIN_URL"
+
+        /// A name for people: `nginx (HTTP)`, `httpbin`.
+        public var displayName: String {
+            switch self {
+            case .http: "nginx (HTTP)"
+            case .https: "nginx (HTTPS, HTTP/2)"
+            case .mutualTLS: "nginx (mutual TLS)"
+            case .httpbin: "httpbin (gunicorn)"
+            }
+        }
+    }
+
+    /// The raw values, keyed by variable name (`SLUICE_HTTP_URL`, `SLUICE_CA_FILE`, ...).
+    public let values: [String: String]
+    /// Where the values came from: `environment` or a file path.
+    public let source: String
+
+    /// Creates an environment from values.
+    public init(values: [String: String], source: String) {
+        self.values = values
+        self.source = source
+    }
+
+    /// The base URL of `server`, or `nil` when it is not configured.
+    public func url(for server: Server) -> URL? { values[server.rawValue].flatMap(URL.init(string:)) }
+
+    /// The test CA's PEM file (`SLUICE_CA_FILE`), or `nil`.
+    public var caFile: String? { values["SLUICE_CA_FILE"] }
+    /// The client certificate PEM for mutual TLS (`SLUICE_CLIENT_CERT`), or `nil`.
+    public var clientCertificate: String? { values["SLUICE_CLIENT_CERT"] }
+    /// The client private key PEM for mutual TLS (`SLUICE_CLIENT_KEY`), or `nil`.
+    public var clientKey: String? { values["SLUICE_CLIENT_KEY"] }
+    /// The directory nginx serves under `/files/` (`SLUICE_WWW_DIR`), or `nil`.
+    public var wwwDirectory: String? { values["SLUICE_WWW_DIR"] }
+
+    /// The command that starts the servers, for messages.
+    public static let startCommand = "make servers (or run the tests through make test)"
+
+    /// Reads the environment: the process's `SLUICE_*` variables when `SLUICE_HTTP_URL` is set,
+    /// otherwise `servers.json` at `file`, or found by walking up from `searchFrom` to a
+    /// `.testenv/run/servers.json`.
+    ///
+    /// - Parameters:
+    ///   - file: An explicit `servers.json`. Default `nil`.
+    ///   - searchFrom: Where to start looking upward. Default: the current directory.
+    /// - Throws: ``ConformanceError`` when nothing is configured or the file cannot be read.
+    public static func load(file: String? = nil, searchFrom: String? = nil) throws -> ServerEnvironment {
+        let environment = ProcessInfo.processInfo.environment
+        if file == nil, environment[Server.http.rawValue] != nil {
+            return ServerEnvironment(
+                values: environment.filter { $0.key.hasPrefix("SLUICE_") }, source: "environment")
+        }
+        let path: String
+        if let file {
+            path = file
+        } else if let found = FileLocator.findUpward(
+            ".testenv/run/servers.json", from: searchFrom ?? FileManager.default.currentDirectoryPath)
+        {
+            path = found
+        } else {
+            throw ConformanceError(
+                "the test servers are not running: no SLUICE_HTTP_URL in the environment and no "
+                    + ".testenv/run/servers.json; start them with \(startCommand)")
+        }
+        do {
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            let values = try JSONDecoder().decode([String: String].self, from: data)
+            return ServerEnvironment(values: values, source: path)
+        } catch {
+            throw ConformanceError("cannot read \(path): \(error)")
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import OrderedCollections
+import SluiceCore
+
+/// ``Parameters`` written in JSON vector files. Plain JSON maps as expected (objects keep their
+/// order); values JSON cannot say are written as one-key objects: `{"$set": [...]}`, `{"$data":
+/// "base64"}`, `{"$double": 1}`.
+public struct VectorParameters: Decodable, Sendable {
+    /// The parameters.
+    public let value: Parameters
+
+    /// Decodes vector JSON.
+    public init(from decoder: any Decoder) throws {
+        let plain = try Parameters(from: decoder)
+        value = try Self.resolve(plain)
+    }
+
+    private static func resolve(_ value: Parameters) throws -> Parameters {
+        switch value {
+        case .dictionary(let dictionary):
+            if dictionary.count == 1, let (key, inner) = dictionary.elements.first {
+                switch key {
+                case "$set":
+                    guard case .array(let elements) = inner else { break }
+                    return .set(Set(try elements.map(resolve)))
+                case "$data":
+                    guard case .string(let base64) = inner, let data = Data(base64Encoded: base64) else {
+                        throw ConformanceError("$data must hold base64 text")
+                    }
+                    return .data(data)
+                case "$double":
+                    guard let number = inner.doubleValue else { throw ConformanceError("$double must hold a number") }
+                    return .double(number)
+                default:
+                    break
+                }
+            }
+            return .dictionary(try dictionary.mapValues(resolve))
+        case .array(let elements):
+            return .array(try elements.map(resolve))
+        default:
+            return value
+        }
+    }
+}
