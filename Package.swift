@@ -84,8 +84,12 @@ let package = Package(
         .target(
             name: "SluiceTestSupport", dependencies: ["SluiceCore", "SluiceConformance"],
             path: "Tests/SluiceTestSupport"),
-        tests("SluiceCoreTests", dependencies: ["SluiceCore"]),
-        tests("SluiceTransportTests", dependencies: ["SluiceTransport", "CCurl"]),
+        tests("SluiceCoreTests", dependencies: ["SluiceCore", "SluiceConformance"]),
+        tests("SluiceTransportTests", dependencies: ["SluiceTransport"]),
+        tests("SluiceRequestSerializationTests", dependencies: ["SluiceRequestSerialization"]),
+        tests("SluiceMultipartTests", dependencies: ["SluiceMultipart"]),
+        tests("SluiceReachabilityTests", dependencies: ["SluiceReachability"]),
+        tests("SluicePluginTests", dependencies: ["SluiceGzip", "SluiceXML", "SluicePropertyList"]),
         tests("SluiceConformanceTests", dependencies: ["SluiceConformance"]),
     ]
 )

@@ -43,12 +43,14 @@ extension BodyStream {
     /// Does nothing.
     public func close() {}
 
-    /// Reads the whole remaining stream into memory. Meant for tests and small bodies.
+    /// Reads the whole stream into memory, from its first byte: a rewindable stream is rewound first.
+    /// Meant for tests and small bodies.
     ///
     /// - Parameter chunkSize: Bytes per read. Default 64 KiB.
     /// - Throws: What ``read(into:)`` throws, or ``SluiceError/Code/bodyLengthMismatch`` when the bytes
     ///   read differ from ``contentLength``.
     public func readAll(chunkSize: Int = 64 * 1024) throws(SluiceError) -> [UInt8] {
+        if isRewindable { try rewind() }
         var result: [UInt8] = []
         if let length = contentLength { result.reserveCapacity(Int(clamping: length)) }
         var chunk = [UInt8](repeating: 0, count: max(1, chunkSize))

@@ -1,0 +1,51 @@
+import Foundation
+import SluiceConformance
+import SluiceTestSupport
+import Testing
+
+@Suite("sluice-conformance")
+struct ConformanceReportTests {
+    @Test("every vector suite passes over Tests/Vectors")
+    func vectorSuites() async {
+        let suites = ConformanceRunner.allSuites.filter { $0.name != "environment.servers" }
+        let report = await ConformanceRunner.run(suites, in: ConformanceContext(vectors: TestEnvironment.vectors, servers: nil))
+        #expect(report.suites.count == suites.count)
+        for suite in report.suites {
+            #expect(suite.error == nil, "\(suite.name): \(suite.error ?? "")")
+            #expect(!suite.cases.isEmpty, "\(suite.name) ran no case")
+            for result in suite.cases where !result.passed {
+                Issue.record("\(suite.name) / \(result.id): \(result.detail ?? "")")
+            }
+        }
+        #expect(report.passed)
+    }
+
+    @Test("a suite that cannot run is a failure in the report, not a crash")
+    func missingInputs() async {
+        let report = await ConformanceRunner.run(in: ConformanceContext(vectors: nil, servers: nil))
+        #expect(!report.passed)
+        #expect(report.suites.allSatisfy { $0.name == "core.content-codings" || $0.error != nil })
+        #expect(report.markdown.contains("could not run"))
+    }
+
+    @Test("writes report.json and report.md that read back")
+    func writesReport() async throws {
+        let report = await ConformanceRunner.run(
+            ConformanceRunner.allSuites.filter { $0.name == "core.headers" },
+            in: ConformanceContext(vectors: TestEnvironment.vectors, servers: nil))
+        let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("sluice-report-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let files = try report.write(to: directory)
+        let decoded = try JSONDecoder().decode(ConformanceReport.self, from: Data(contentsOf: files.json))
+        #expect(decoded.suites.first?.name == "core.headers")
+        #expect(decoded.passedCount == report.passedCount)
+        let markdown = try String(contentsOf: files.markdown, encoding: .utf8)
+        #expect(markdown.contains("| core.headers | pass |"))
+    }
+
+    @Test("an unwritable report directory is a clear error")
+    func unwritable() async {
+        let report = await ConformanceRunner.run([], in: ConformanceContext(vectors: nil, servers: nil))
+        #expect(throws: ConformanceError.self) { try report.write(to: URL(fileURLWithPath: "/dev/null/reports")) }
+    }
+}

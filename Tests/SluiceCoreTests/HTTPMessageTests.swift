@@ -1,0 +1,78 @@
+import Foundation
+import SluiceCore
+import Testing
+
+@Suite("HTTPRequest and HTTPResponse")
+struct HTTPMessageTests {
+    @Test("a request from a string has the defaults")
+    func requestDefaults() throws {
+        let request = try HTTPRequest(url: "http://127.0.0.1:8080/get?x=1")
+        #expect(request.method == .get)
+        #expect(request.headers.isEmpty)
+        #expect(!request.body.isPresent)
+        #expect(request.timeout == nil)
+        #expect(request.shouldHandleCookies)
+        #expect(request.cachePolicy == .useProtocolCachePolicy)
+        #expect(request.description == "GET http://127.0.0.1:8080/get?x=1")
+    }
+
+    @Test("invalid requests are refused with the right code", arguments: [
+        ("ftp://example.com/file", SluiceError.Code.invalidURL),
+        ("not a url", .invalidURL),
+        ("https:///path", .invalidURL),
+    ])
+    func invalidURLs(url: String, code: SluiceError.Code) {
+        let error = #expect(throws: SluiceError.self) { try HTTPRequest(url: url) }
+        #expect(error?.code == code)
+    }
+
+    @Test("invalid methods and timeouts are refused")
+    func invalidMethodAndTimeout() throws {
+        var request = try HTTPRequest(url: "https://example.com")
+        request.method = "GET /evil HTTP/1.1\r\n"
+        #expect(throws: SluiceError.self) { try request.validate() }
+        #expect((try? HTTPMethod(validating: "BAD METHOD")) == nil)
+        #expect(try HTTPMethod(validating: "PROPFIND").rawValue == "PROPFIND")
+        request.method = .get
+        request.timeout = 0
+        let error = #expect(throws: SluiceError.self) { try request.validate() }
+        #expect(error?.code == .invalidTimeout)
+        #expect(error?.request != nil)
+    }
+
+    @Test("idempotent methods")
+    func idempotence() {
+        #expect(HTTPMethod.get.isIdempotent && HTTPMethod.put.isIdempotent && HTTPMethod.delete.isIdempotent)
+        #expect(!HTTPMethod.post.isIdempotent && !HTTPMethod.patch.isIdempotent)
+    }
+
+    @Test("a response parses MIME type, charset, encoding and length from its headers")
+    func responseHead() throws {
+        let response = HTTPResponse(
+            statusCode: 404,
+            headers: ["Content-Type": "application/problem+json; charset=ISO-8859-1", "Content-Length": "42"],
+            url: URL(string: "https://example.com/final"), httpVersion: .http2)
+        #expect(response.mimeType == "application/problem+json")
+        #expect(response.textEncodingName == "ISO-8859-1")
+        #expect(response.stringEncoding == .isoLatin1)
+        #expect(response.expectedContentLength == 42)
+        #expect(response.reasonPhrase == "Not Found")
+        #expect(!response.isSuccess)
+        #expect(response.description == "HTTP/2 404 Not Found")
+    }
+
+    @Test("a response without or with a broken Content-Type has no MIME type")
+    func missingContentType() {
+        #expect(HTTPResponse(statusCode: 200).mimeType == nil)
+        #expect(HTTPResponse(statusCode: 200, headers: ["Content-Type": "garbage"]).contentType == nil)
+        #expect(HTTPResponse(statusCode: 200, headers: ["Content-Length": "-1"]).expectedContentLength == nil)
+    }
+
+    @Test("reason phrases")
+    func reasons() {
+        #expect(HTTPResponse.reasonPhrase(forStatusCode: 200) == "OK")
+        #expect(HTTPResponse.reasonPhrase(forStatusCode: 418) == "I'm a teapot")
+        #expect(HTTPResponse.reasonPhrase(forStatusCode: 499) == "Client Error")
+        #expect(HTTPResponse.reasonPhrase(forStatusCode: 999) == "Unknown")
+    }
+}
