@@ -1,0 +1,48 @@
+# Sluice: the two commands.
+#   make run   installs what is missing, builds, runs sluice-conformance against fresh local servers
+#              and writes its report.
+#   make test  installs what is missing and runs the whole test suite with the servers up.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+
+# The Swift toolchain: from PATH, else the standard install location.
+SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
+TESTENV := Tools/testenv
+REPORT_DIR ?= reports/conformance
+SWIFT_TEST_FLAGS ?=
+
+.PHONY: all install build test run servers stop conformance clean
+
+all: build
+
+## install: Debian packages and the Python environment the tests and tools need (idempotent).
+install:
+	@$(TESTENV)/install.sh
+
+## build: everything, tests included; fails on a warning from Sluice's own sources.
+build: install
+	@mkdir -p .build
+	@$(SWIFT) build --build-tests 2>&1 | tee .build/sluice-build.log
+	@$(TESTENV)/check-warnings.sh .build/sluice-build.log
+
+## test: the whole suite against freshly started servers, which are stopped afterwards.
+test: build
+	@SLUICE_TESTENV_SKIP_INSTALL=1 $(TESTENV)/run.sh $(SWIFT) test --skip-build $(SWIFT_TEST_FLAGS)
+
+## run: sluice-conformance against freshly started servers; prints where the report is.
+run: install
+	@$(SWIFT) build --product sluice-conformance 2>&1 | tail -n 3
+	@SLUICE_TESTENV_SKIP_INSTALL=1 $(TESTENV)/run.sh "$$($(SWIFT) build --show-bin-path)/sluice-conformance" --output "$(REPORT_DIR)"
+
+## servers: start the servers and leave them running (stop them with make stop).
+servers: install
+	@$(TESTENV)/start.sh
+
+## stop: stop servers started by make servers.
+stop:
+	@$(TESTENV)/stop.sh
+
+clean:
+	@$(TESTENV)/stop.sh || true
+	rm -rf .build reports
