@@ -1,0 +1,208 @@
+#!/usr/bin/env python3
+"""Writes the TLS material for the test servers (run with the testenv venv's python).
+
+Output directory: $SLUICE_TESTENV_DIR/certs, by default <repo>/.testenv/certs:
+
+    ca.pem, ca.key        the test root CA (the key is kept so that chains added
+                          later are issued by the same CA as the existing ones)
+    server.pem            server leaf certificate + chain (no root)
+    server.key            its private key
+                          identities: 127.0.0.1, localhost, ::1
+    client.pem            client leaf certificate + chain, for mutual TLS
+    client.key            its private key
+
+Files are regenerated only when something is missing, no longer parses, is not
+issued by the current CA, or expires within a day. If the CA itself has to be
+regenerated, every chain issued by it is regenerated too.
+
+To add a chain (intermediate CA, self-signed, wrong host, expired, ...), add an
+entry to CHAINS: a Chain names its output files and how to issue them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, List, Optional
+
+import trustme
+from cryptography import x509
+from cryptography.hazmat.primitives.serialization import (
+    Encoding,
+    PublicFormat,
+    load_pem_private_key,
+)
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+TESTENV_DIR = Path(os.environ.get("SLUICE_TESTENV_DIR") or ROOT / ".testenv")
+CERTS_DIR = TESTENV_DIR / "certs"
+
+# Regenerate anything that expires within this margin.
+MIN_REMAINING = dt.timedelta(days=1)
+# Lifetime of issued leaf certificates (the CA uses trustme's defaults).
+LEAF_LIFETIME = dt.timedelta(days=90)
+
+CA_CERT = "ca.pem"
+CA_KEY = "ca.key"
+
+
+def same_public_key(a, b) -> bool:
+    spki = (Encoding.DER, PublicFormat.SubjectPublicKeyInfo)
+    return a.public_bytes(*spki) == b.public_bytes(*spki)
+
+
+def now() -> dt.datetime:
+    return dt.datetime.now(dt.timezone.utc)
+
+
+def write_file(path: Path, data: bytes, private: bool = False) -> None:
+    """Writes atomically; private files get mode 0600."""
+    tmp = path.with_name(path.name + ".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600 if private else 0o644)
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)
+
+
+def load_cert_chain(path: Path) -> List[x509.Certificate]:
+    return x509.load_pem_x509_certificates(path.read_bytes())
+
+
+def not_after(cert: x509.Certificate) -> dt.datetime:
+    return cert.not_valid_after_utc
+
+
+def still_valid(cert: x509.Certificate) -> bool:
+    return not_after(cert) - now() > MIN_REMAINING
+
+
+# --- The CA ------------------------------------------------------------------
+
+
+def load_or_create_ca(out: Path) -> tuple[trustme.CA, bool]:
+    """Returns the CA and whether it was (re)created."""
+    cert_path, key_path = out / CA_CERT, out / CA_KEY
+    try:
+        cert_pem, key_pem = cert_path.read_bytes(), key_path.read_bytes()
+        cert = x509.load_pem_x509_certificate(cert_pem)
+        key = load_pem_private_key(key_pem, password=None)
+        if not same_public_key(cert.public_key(), key.public_key()):
+            raise ValueError("CA key does not match CA certificate")
+        if not still_valid(cert):
+            raise ValueError("CA expires soon")
+        return trustme.CA.from_pem(cert_pem, key_pem), False
+    except FileNotFoundError:
+        pass
+    except (OSError, ValueError) as e:
+        print(f"certs: replacing the test CA ({e})", file=sys.stderr)
+    ca = trustme.CA(organization_name="Sluice Tests", organization_unit_name="Sluice Test CA")
+    write_file(key_path, ca.private_key_pem.bytes(), private=True)
+    write_file(cert_path, ca.cert_pem.bytes())
+    return ca, True
+
+
+# --- Chains ------------------------------------------------------------------
+
+
+@dataclass
+class Chain:
+    """A certificate chain + key written to <name>.pem / <name>.key.
+
+    issue: builds the trustme.LeafCert from the root CA (it may create
+    intermediate CAs first). The written file holds the leaf and any
+    intermediates; the last certificate in it must be signed by the root CA.
+    extra_checks: further conditions for reusing existing files.
+    """
+
+    name: str
+    issue: Callable[[trustme.CA], trustme.LeafCert]
+    extra_checks: List[Callable[[List[x509.Certificate]], bool]] = field(default_factory=list)
+
+    @property
+    def cert_file(self) -> str:
+        return f"{self.name}.pem"
+
+    @property
+    def key_file(self) -> str:
+        return f"{self.name}.key"
+
+    def is_fresh(self, out: Path, ca_cert: x509.Certificate) -> bool:
+        try:
+            chain = load_cert_chain(out / self.cert_file)
+            key = load_pem_private_key((out / self.key_file).read_bytes(), password=None)
+        except (OSError, ValueError):
+            return False
+        if not chain:
+            return False
+        leaf = chain[0]
+        if not same_public_key(leaf.public_key(), key.public_key()):
+            return False
+        if not all(still_valid(c) for c in chain):
+            return False
+        # The last certificate in the file must be signed by the root CA.
+        try:
+            chain[-1].verify_directly_issued_by(ca_cert)
+        except Exception:
+            return False
+        return all(check(chain) for check in self.extra_checks)
+
+    def write(self, out: Path, ca: trustme.CA) -> None:
+        leaf = self.issue(ca)
+        write_file(out / self.key_file, leaf.private_key_pem.bytes(), private=True)
+        write_file(out / self.cert_file, b"".join(blob.bytes() for blob in leaf.cert_chain_pems))
+
+
+def leaf_validity() -> dict:
+    start = now() - dt.timedelta(hours=1)
+    return {"not_before": start, "not_after": start + LEAF_LIFETIME}
+
+
+def issue_server(ca: trustme.CA) -> trustme.LeafCert:
+    return ca.issue_cert(
+        "127.0.0.1",
+        "localhost",
+        "::1",
+        common_name="localhost",
+        organization_name="Sluice Tests",
+        **leaf_validity(),
+    )
+
+
+def issue_client(ca: trustme.CA) -> trustme.LeafCert:
+    # trustme leaves carry both serverAuth and clientAuth extended key usage.
+    return ca.issue_cert(
+        "client.sluice.test",
+        common_name="sluice-test-client",
+        organization_name="Sluice Tests",
+        **leaf_validity(),
+    )
+
+
+CHAINS: List[Chain] = [
+    Chain("server", issue_server),
+    Chain("client", issue_client),
+]
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    CERTS_DIR.mkdir(parents=True, exist_ok=True)
+    ca, ca_created = load_or_create_ca(CERTS_DIR)
+    ca_cert = x509.load_pem_x509_certificate(ca.cert_pem.bytes())
+    written = []
+    for chain in CHAINS:
+        if ca_created or not chain.is_fresh(CERTS_DIR, ca_cert):
+            chain.write(CERTS_DIR, ca)
+            written.append(chain.name)
+    if written or ca_created:
+        what = (["ca"] if ca_created else []) + written
+        print(f"certs: wrote {', '.join(what)} in {CERTS_DIR}", file=sys.stderr)
+    else:
+        print(f"certs: up to date in {CERTS_DIR}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

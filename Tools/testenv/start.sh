@@ -1,0 +1,429 @@
+#!/usr/bin/env bash
+# Starts the test servers on 127.0.0.1 and writes their addresses to
+# .testenv/run/servers.env and .testenv/run/servers.json:
+#   - nginx: plain HTTP, HTTPS (HTTP/2 + HTTP/1.1) and mutual-TLS HTTPS
+#   - httpbin under gunicorn (plain HTTP)
+# Servers from an earlier start are stopped first. Each server runs under
+# `timeout`, so it ends by itself after $SLUICE_TESTENV_LIFETIME seconds
+# (default 5400) even if stop.sh is never called.
+# Needs install.sh to have run once.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+LIFETIME="${SLUICE_TESTENV_LIFETIME:-5400}"
+START_TIMEOUT="${SLUICE_TESTENV_START_TIMEOUT:-30}"
+[[ "$LIFETIME" =~ ^[0-9]+$ ]] || die "SLUICE_TESTENV_LIFETIME must be a number of seconds"
+[[ "$START_TIMEOUT" =~ ^[0-9]+$ ]] || die "SLUICE_TESTENV_START_TIMEOUT must be a number of seconds"
+
+NGINX_BIN="$(command -v nginx 2>/dev/null || echo /usr/sbin/nginx)"
+[[ -x "$NGINX_BIN" ]] || die "nginx not found: run Tools/testenv/install.sh"
+command -v curl >/dev/null 2>&1 || die "curl not found: run Tools/testenv/install.sh"
+[[ -x "$VENV_PY" && -x "$VENV_DIR/bin/gunicorn" ]] || die "no venv at $VENV_DIR: run Tools/testenv/install.sh"
+
+# Paths go into nginx.conf inside double quotes; refuse characters that would
+# need escaping there.
+case "$TESTENV_DIR" in
+    *[\"\$\\\;\{\}\']* | *$'\n'*) die "unsupported characters in path: $TESTENV_DIR" ;;
+esac
+
+# --- Stop what an earlier start left running ----------------------------------
+"$TESTENV_SCRIPTS/stop.sh"
+
+# If this script fails half-way, stop whatever it had started.
+started_ok=0
+on_exit() {
+    local rc=$?
+    if [[ "$started_ok" != 1 ]]; then
+        "$TESTENV_SCRIPTS/stop.sh" >/dev/null 2>&1 || true
+    fi
+    exit "$rc"
+}
+trap on_exit EXIT
+
+ensure_testenv_dir
+mkdir -p "$RUN_DIR/tmp"/{client_body,proxy,fastcgi,uwsgi,scgi,gunicorn} "$WWW_DIR/files"
+CA_FILE="$CERTS_DIR/ca.pem"
+SERVER_CERT="$CERTS_DIR/server.pem"
+SERVER_KEY="$CERTS_DIR/server.key"
+CLIENT_CERT="$CERTS_DIR/client.pem"
+CLIENT_KEY="$CERTS_DIR/client.key"
+NGINX_CONF="$RUN_DIR/nginx.conf"
+NGINX_ERROR_LOG="$RUN_DIR/nginx-error.log"
+NGINX_ACCESS_LOG="$RUN_DIR/nginx-access.log"
+HTTPBIN_ERROR_LOG="$RUN_DIR/httpbin-error.log"
+HTTPBIN_ACCESS_LOG="$RUN_DIR/httpbin-access.log"
+NGINX_STDOUT_LOG="$RUN_DIR/nginx-stdout.log"
+HTTPBIN_STDOUT_LOG="$RUN_DIR/httpbin-stdout.log"
+
+# Logs cover one start: begin them empty.
+for f in "$NGINX_ERROR_LOG" "$NGINX_ACCESS_LOG" "$NGINX_STDOUT_LOG" \
+    "$HTTPBIN_ERROR_LOG" "$HTTPBIN_ACCESS_LOG" "$HTTPBIN_STDOUT_LOG"; do
+    : >"$f"
+done
+
+# --- Certificates -------------------------------------------------------------
+"$VENV_PY" "$TESTENV_SCRIPTS/certs.py"
+
+# --- Static files -------------------------------------------------------------
+# small.txt is fixed text; each N.bin is random.Random(size).randbytes(size).
+"$VENV_PY" - "$WWW_DIR/files" <<'PY'
+import hashlib, os, random, sys
+
+out = sys.argv[1]
+FILES = [
+    ("small.txt", b"Hello from Sluice\n"),
+    ("1k.bin", 1024),
+    ("64k.bin", 64 * 1024),
+    ("1m.bin", 1024 * 1024),
+    ("16m.bin", 16 * 1024 * 1024),
+]
+
+def expected(spec):
+    return spec if isinstance(spec, bytes) else random.Random(spec).randbytes(spec)
+
+def size_of(spec):
+    return len(spec) if isinstance(spec, bytes) else spec
+
+written = []
+for name, spec in FILES:
+    path = os.path.join(out, name)
+    try:
+        ok = os.path.getsize(path) == size_of(spec)
+        if ok and isinstance(spec, bytes):
+            with open(path, "rb") as f:
+                ok = f.read() == spec
+    except OSError:
+        ok = False
+    if not ok:
+        tmp = path + ".tmp"
+        with open(tmp, "wb") as f:
+            f.write(expected(spec))
+        os.replace(tmp, path)
+        written.append(name)
+
+lines = []
+for name, _ in FILES:
+    h = hashlib.sha256()
+    with open(os.path.join(out, name), "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    lines.append(f"{h.hexdigest()}  {name}\n")
+sums = "".join(lines)
+sums_path = os.path.join(out, "SHA256SUMS")
+try:
+    with open(sums_path) as f:
+        current = f.read()
+except OSError:
+    current = None
+if current != sums:
+    with open(sums_path + ".tmp", "w") as f:
+        f.write(sums)
+    os.replace(sums_path + ".tmp", sums_path)
+print(f"www: {'wrote ' + ', '.join(written) if written else 'files up to date'} in {out}", file=sys.stderr)
+PY
+
+# --- Helpers ------------------------------------------------------------------
+
+# Prints N distinct TCP ports that are free on 127.0.0.1 right now.
+free_ports() {
+    "$VENV_PY" - "$1" <<'PY'
+import socket, sys
+socks = []
+for _ in range(int(sys.argv[1])):
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.bind(("127.0.0.1", 0))
+    socks.append(s)
+print(" ".join(str(s.getsockname()[1]) for s in socks))
+for s in socks:
+    s.close()
+PY
+}
+
+# wait_ready LAUNCH_PIDFILE DEADLINE CURL_ARGS... : polls with curl until it
+# succeeds (0), the launched process is gone (1) or the deadline passes (1).
+wait_ready() {
+    local pidfile="$1" deadline="$2"
+    shift 2
+    while :; do
+        if curl -fsS -o /dev/null --max-time 2 "$@" 2>/dev/null; then
+            return 0
+        fi
+        launch_pid_alive "$pidfile" >/dev/null || return 1
+        ((SECONDS < deadline)) || return 1
+        sleep 0.2
+    done
+}
+
+show_log() { # FILE
+    if [[ -s "$1" ]]; then
+        log "---- last lines of $1 ----"
+        tail -n 40 "$1" >&2
+        log "----"
+    fi
+}
+
+# --- nginx ----------------------------------------------------------------------
+
+# The locations every nginx server has.
+nginx_locations() {
+    cat <<EOF
+        client_max_body_size 0;
+
+        location = /status {
+            default_type text/plain;
+            return 200 "ok\n";
+        }
+
+        location /files/ {
+            root "$WWW_DIR";
+        }
+
+        # Accepts a request body of any size with any method (POST, PUT, ...),
+        # reads it completely (buffered in memory, or in a temporary file under
+        # run/tmp/client_body that nginx deletes after the request), throws it
+        # away and answers 200 with JSON {"method": ..., "received": <bytes>}.
+        # The proxy module reads the whole body before contacting the upstream;
+        # the upstream (the sink server below) gets no body.
+        location = /upload {
+            client_max_body_size 0;
+            client_body_buffer_size 1m;
+            proxy_request_buffering on;
+            proxy_pass_request_body off;
+            proxy_method GET;
+            proxy_set_header Content-Length "";
+            proxy_set_header Transfer-Encoding "";
+            proxy_set_header X-Upload-Method \$request_method;
+            proxy_set_header X-Upload-Length \$content_length;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_pass http://upload_sink;
+        }
+EOF
+}
+
+write_nginx_conf() { # HTTP_PORT HTTPS_PORT MTLS_PORT SINK_PORT
+    local http_port="$1" https_port="$2" mtls_port="$3" sink_port="$4" user_line=""
+    # As root, workers would otherwise run as nobody and could not read the
+    # files under the repository; as another user the directive is not allowed.
+    if [[ "$(id -u)" == 0 ]]; then user_line="user root;"; fi
+    cat >"$NGINX_CONF.tmp" <<EOF
+# Generated by Tools/testenv/start.sh; rewritten on every start.
+daemon off;
+master_process on;
+$user_line
+worker_processes 2;
+pid "$NGINX_MASTER_PIDFILE";
+lock_file "$RUN_DIR/nginx.lock";
+error_log "$NGINX_ERROR_LOG" notice;
+
+events {
+    worker_connections 1024;
+}
+
+http {
+    types {
+        text/plain                 txt;
+        text/html                  html;
+        application/json           json;
+        application/octet-stream   bin;
+    }
+    default_type application/octet-stream;
+
+    # One JSON object per line.
+    log_format sluice escape=json
+        '{"time":"\$time_iso8601","port":"\$server_port","scheme":"\$scheme",'
+        '"protocol":"\$server_protocol","method":"\$request_method",'
+        '"uri":"\$request_uri","status":\$status,'
+        '"request_length":\$request_length,"content_length":"\$content_length",'
+        '"transfer_encoding":"\$http_transfer_encoding","expect":"\$http_expect",'
+        '"range":"\$http_range","accept_encoding":"\$http_accept_encoding",'
+        '"user_agent":"\$http_user_agent","bytes_sent":\$bytes_sent,'
+        '"body_bytes_sent":\$body_bytes_sent,"connection":\$connection,'
+        '"connection_requests":\$connection_requests,'
+        '"ssl_protocol":"\$ssl_protocol","ssl_client_verify":"\$ssl_client_verify",'
+        '"request_time":\$request_time}';
+    access_log "$NGINX_ACCESS_LOG" sluice;
+
+    client_body_temp_path "$RUN_DIR/tmp/client_body";
+    proxy_temp_path "$RUN_DIR/tmp/proxy";
+    fastcgi_temp_path "$RUN_DIR/tmp/fastcgi";
+    uwsgi_temp_path "$RUN_DIR/tmp/uwsgi";
+    scgi_temp_path "$RUN_DIR/tmp/scgi";
+
+    sendfile on;
+    tcp_nopush on;
+    tcp_nodelay on;
+    keepalive_timeout 75s;
+    keepalive_requests 100000;
+
+    ssl_protocols TLSv1.2 TLSv1.3;
+    ssl_session_cache shared:SLUICE_SSL:1m;
+    ssl_session_timeout 10m;
+
+    # The byte count that the /upload locations pass to the sink; 0 for a
+    # request without a body.
+    map \$http_x_upload_length \$sluice_upload_received {
+        ""      0;
+        default \$http_x_upload_length;
+    }
+
+    upstream upload_sink {
+        server 127.0.0.1:$sink_port;
+        keepalive 8;
+    }
+
+    # Plain HTTP/1.1 with keep-alive.
+    server {
+        listen 127.0.0.1:$http_port;
+        server_name sluice-http;
+$(nginx_locations)
+    }
+
+    # HTTPS; ALPN offers h2 and http/1.1.
+    server {
+        listen 127.0.0.1:$https_port ssl http2;
+        server_name sluice-https;
+        ssl_certificate "$SERVER_CERT";
+        ssl_certificate_key "$SERVER_KEY";
+$(nginx_locations)
+    }
+
+    # HTTPS that requires a client certificate issued by the test CA. Without
+    # one, or with an untrusted one, the handshake completes and nginx answers
+    # 400.
+    server {
+        listen 127.0.0.1:$mtls_port ssl http2;
+        server_name sluice-mtls;
+        ssl_certificate "$SERVER_CERT";
+        ssl_certificate_key "$SERVER_KEY";
+        ssl_client_certificate "$CA_FILE";
+        ssl_verify_client on;
+        ssl_verify_depth 3;
+$(nginx_locations)
+    }
+
+    # Answers the /upload requests proxied by the servers above.
+    server {
+        listen 127.0.0.1:$sink_port;
+        server_name sluice-upload-sink;
+        access_log off;
+        location / {
+            default_type application/json;
+            return 200 '{"method":"\$http_x_upload_method","received":\$sluice_upload_received}\n';
+        }
+    }
+}
+EOF
+    mv "$NGINX_CONF.tmp" "$NGINX_CONF"
+}
+
+start_nginx() {
+    local attempt deadline
+    for attempt in 1 2 3; do
+        read -r HTTP_PORT HTTPS_PORT MTLS_PORT SINK_PORT <<<"$(free_ports 4)"
+        write_nginx_conf "$HTTP_PORT" "$HTTPS_PORT" "$MTLS_PORT" "$SINK_PORT"
+        : >"$NGINX_ERROR_LOG"
+        if ! "$NGINX_BIN" -t -q -p "$RUN_DIR/" -e "$NGINX_ERROR_LOG" -c "$NGINX_CONF" 2>>"$NGINX_ERROR_LOG"; then
+            show_log "$NGINX_ERROR_LOG"
+            die "nginx rejected $NGINX_CONF"
+        fi
+        timeout --signal=TERM --kill-after=10 "$LIFETIME" \
+            "$NGINX_BIN" -p "$RUN_DIR/" -e "$NGINX_ERROR_LOG" -c "$NGINX_CONF" \
+            </dev/null >>"$NGINX_STDOUT_LOG" 2>&1 &
+        write_launch_pidfile "$NGINX_PIDFILE" "$!"
+        log "nginx started (pid $!): http $HTTP_PORT, https $HTTPS_PORT, mtls $MTLS_PORT"
+        deadline=$((SECONDS + START_TIMEOUT))
+        if wait_ready "$NGINX_PIDFILE" "$deadline" "http://127.0.0.1:$HTTP_PORT/status" &&
+            wait_ready "$NGINX_PIDFILE" "$deadline" --cacert "$CA_FILE" "https://127.0.0.1:$HTTPS_PORT/status" &&
+            wait_ready "$NGINX_PIDFILE" "$deadline" --cacert "$CA_FILE" --cert "$CLIENT_CERT" --key "$CLIENT_KEY" \
+                "https://127.0.0.1:$MTLS_PORT/status"; then
+            return 0
+        fi
+        if grep -q 'Address already in use' "$NGINX_ERROR_LOG" && ((attempt < 3)); then
+            log "nginx: a port was taken meanwhile; retrying with new ports"
+            "$TESTENV_SCRIPTS/stop.sh" --only nginx >/dev/null
+            continue
+        fi
+        show_log "$NGINX_ERROR_LOG"
+        show_log "$NGINX_STDOUT_LOG"
+        die "nginx did not become ready within ${START_TIMEOUT} s"
+    done
+}
+
+# --- httpbin --------------------------------------------------------------------
+
+start_httpbin() {
+    local attempt deadline
+    for attempt in 1 2 3; do
+        read -r HTTPBIN_PORT <<<"$(free_ports 1)"
+        : >"$HTTPBIN_ERROR_LOG"
+        timeout --signal=TERM --kill-after=10 "$LIFETIME" \
+            "$VENV_DIR/bin/gunicorn" \
+            --bind "127.0.0.1:$HTTPBIN_PORT" \
+            --workers 2 --threads 8 \
+            --graceful-timeout 5 \
+            --pid "$HTTPBIN_MASTER_PIDFILE" \
+            --worker-tmp-dir "$RUN_DIR/tmp/gunicorn" \
+            --error-logfile "$HTTPBIN_ERROR_LOG" \
+            --access-logfile "$HTTPBIN_ACCESS_LOG" \
+            --chdir "$RUN_DIR" \
+            httpbin:app \
+            </dev/null >>"$HTTPBIN_STDOUT_LOG" 2>&1 &
+        write_launch_pidfile "$HTTPBIN_PIDFILE" "$!"
+        log "httpbin started (pid $!): http $HTTPBIN_PORT"
+        deadline=$((SECONDS + START_TIMEOUT))
+        if wait_ready "$HTTPBIN_PIDFILE" "$deadline" "http://127.0.0.1:$HTTPBIN_PORT/get"; then
+            return 0
+        fi
+        if grep -q 'Address already in use' "$HTTPBIN_ERROR_LOG" && ((attempt < 3)); then
+            log "httpbin: the port was taken meanwhile; retrying with a new port"
+            "$TESTENV_SCRIPTS/stop.sh" --only httpbin >/dev/null
+            continue
+        fi
+        show_log "$HTTPBIN_ERROR_LOG"
+        show_log "$HTTPBIN_STDOUT_LOG"
+        die "httpbin did not become ready within ${START_TIMEOUT} s"
+    done
+}
+
+start_nginx
+start_httpbin
+
+# --- Addresses for the tests ----------------------------------------------------
+KEYS=(
+    SLUICE_HTTP_URL SLUICE_HTTPS_URL SLUICE_MTLS_URL SLUICE_HTTPBIN_URL
+    SLUICE_CA_FILE SLUICE_CLIENT_CERT SLUICE_CLIENT_KEY
+    SLUICE_WWW_DIR SLUICE_NGINX_ACCESS_LOG
+)
+SLUICE_HTTP_URL="http://127.0.0.1:$HTTP_PORT"
+SLUICE_HTTPS_URL="https://127.0.0.1:$HTTPS_PORT"
+SLUICE_MTLS_URL="https://127.0.0.1:$MTLS_PORT"
+SLUICE_HTTPBIN_URL="http://127.0.0.1:$HTTPBIN_PORT"
+SLUICE_CA_FILE="$CA_FILE"
+SLUICE_CLIENT_CERT="$CLIENT_CERT"
+SLUICE_CLIENT_KEY="$CLIENT_KEY"
+SLUICE_WWW_DIR="$WWW_DIR"
+SLUICE_NGINX_ACCESS_LOG="$NGINX_ACCESS_LOG"
+
+{
+    echo "# Written by Tools/testenv/start.sh; removed by stop.sh."
+    for key in "${KEYS[@]}"; do
+        printf 'export %s=%q\n' "$key" "${!key}"
+    done
+} >"$SERVERS_ENV.tmp"
+
+for key in "${KEYS[@]}"; do printf '%s\0%s\0' "$key" "${!key}"; done |
+    "$VENV_PY" -c '
+import json, sys
+items = sys.stdin.buffer.read().decode().split("\0")[:-1]
+print(json.dumps(dict(zip(items[0::2], items[1::2])), indent=2))
+' >"$SERVERS_JSON.tmp"
+
+mv "$SERVERS_ENV.tmp" "$SERVERS_ENV"
+mv "$SERVERS_JSON.tmp" "$SERVERS_JSON"
+started_ok=1
+
+log "servers ready; addresses in $SERVERS_ENV and $SERVERS_JSON"
+for key in SLUICE_HTTP_URL SLUICE_HTTPS_URL SLUICE_MTLS_URL SLUICE_HTTPBIN_URL; do
+    log "  $key=${!key}"
+done
