@@ -115,14 +115,7 @@ struct ParametersEncodingState: Encoder {
         ParametersEncodingState(options: options, node: target, codingPath: path)
     }
 
-    func encodedKey(_ key: some CodingKey) -> String {
-        switch options.keyEncoding {
-        case .useDefaultKeys: key.stringValue
-        case .convertToSnakeCase: KeyCase.convert(key.stringValue, separator: "_")
-        case .convertToKebabCase: KeyCase.convert(key.stringValue, separator: "-")
-        case .custom(let closure): closure(key.stringValue)
-        }
-    }
+    func encodedKey(_ key: some CodingKey) -> String { options.keyEncoding.apply(to: key.stringValue) }
 
     static func integer<T: BinaryInteger>(_ value: T, path: [any CodingKey]) throws -> Parameters {
         guard let integer = Int(exactly: value) else {
@@ -162,6 +155,32 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: UInt32, forKey key: Key) throws { put(.integer(Int(value)), key) }
     mutating func encode(_ value: UInt64, forKey key: Key) throws {
         put(try ParametersEncodingState.integer(value, path: codingPath + [key]), key)
+    }
+
+    // `nil` optionals: left out, or null when the encoder keeps them.
+    private mutating func encodeOptional<T: Encodable>(_ value: T?, forKey key: Key) throws {
+        if let value {
+            try encode(value, forKey: key)
+        } else if state.options.encodesNilOptionals {
+            put(.null, key)
+        }
+    }
+    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+        try encodeOptional(value, forKey: key)
     }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {

@@ -52,6 +52,16 @@ public struct ParametersEncoder: Sendable {
         case convertToKebabCase
         /// A closure's result.
         case custom(@Sendable (String) -> String)
+
+        /// `key` written by this strategy.
+        public func apply(to key: String) -> String {
+            switch self {
+            case .useDefaultKeys: key
+            case .convertToSnakeCase: KeyCase.convert(key, separator: "_")
+            case .convertToKebabCase: KeyCase.convert(key, separator: "-")
+            case .custom(let closure): closure(key)
+            }
+        }
     }
 
     /// How `Date` values are encoded. Default ``DateEncoding/deferredToDate``.
@@ -60,6 +70,9 @@ public struct ParametersEncoder: Sendable {
     public var dataEncoding: DataEncoding
     /// How keys are written. Default ``KeyEncoding/useDefaultKeys``.
     public var keyEncoding: KeyEncoding
+    /// Whether `nil` optionals (which synthesized conformances encode with `encodeIfPresent`) become
+    /// ``Parameters/null`` instead of being left out. Default `false`, as `JSONEncoder` does.
+    public var encodesNilOptionals: Bool = false
 
     /// Creates an encoder with the given strategies (defaults: deferred dates, raw data, keys as declared).
     public init(

@@ -10,6 +10,8 @@ public enum ConformanceRunner {
         RegistrySuite(),
         ContentCodingSuite(),
         QueryStringSuite(),
+        RequestSerializerSuite(kind: .http),
+        RequestSerializerSuite(kind: .json),
         ServerSuite(),
     ]
 

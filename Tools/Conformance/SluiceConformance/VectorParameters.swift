@@ -4,7 +4,8 @@ import SluiceCore
 
 /// ``Parameters`` written in JSON vector files. Plain JSON maps as expected (objects keep their
 /// order); values JSON cannot say are written as one-key objects: `{"$set": [...]}`, `{"$data":
-/// "base64"}`, `{"$double": 1}`.
+/// "base64"}`, `{"$double": 1}` (or `"inf"`, `"-inf"`, `"nan"`), and a dictionary whose key order matters as
+/// `{"$ordered": [["key", value], ...]}` (JSON objects lose their order when decoded).
 public struct VectorParameters: Decodable, Sendable {
     /// The parameters.
     public let value: Parameters
@@ -23,14 +24,33 @@ public struct VectorParameters: Decodable, Sendable {
                 case "$set":
                     guard case .array(let elements) = inner else { break }
                     return .set(Set(try elements.map(resolve)))
+                case "$ordered":
+                    // JSON objects do not keep their key order through JSONDecoder; this form does.
+                    guard case .array(let entries) = inner else { break }
+                    var ordered = OrderedDictionary<String, Parameters>()
+                    for entry in entries {
+                        guard case .array(let pair) = entry, pair.count == 2, case .string(let key) = pair[0] else {
+                            throw ConformanceError("$ordered holds [key, value] pairs")
+                        }
+                        ordered[key] = try resolve(pair[1])
+                    }
+                    return .dictionary(ordered)
                 case "$data":
                     guard case .string(let base64) = inner, let data = Data(base64Encoded: base64) else {
                         throw ConformanceError("$data must hold base64 text")
                     }
                     return .data(data)
                 case "$double":
-                    guard let number = inner.doubleValue else { throw ConformanceError("$double must hold a number") }
-                    return .double(number)
+                    switch inner {
+                    case .string("inf"): return .double(.infinity)
+                    case .string("-inf"): return .double(-.infinity)
+                    case .string("nan"): return .double(.nan)
+                    default:
+                        guard let number = inner.doubleValue else {
+                            throw ConformanceError("$double must hold a number, \"inf\", \"-inf\" or \"nan\"")
+                        }
+                        return .double(number)
+                    }
                 default:
                     break
                 }
