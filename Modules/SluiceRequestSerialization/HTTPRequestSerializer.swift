@@ -200,7 +200,8 @@ public final class HTTPRequestSerializer: RequestSerializer {
     /// `request` with every default header it does not set itself.
     public func applyingDefaultHeaders(to request: HTTPRequest) -> HTTPRequest {
         var request = request
-        for header in httpRequestHeaders where !request.headers.contains(header.name) {
+        let present = Set(request.headers.map { $0.name.lowercased() })
+        for header in httpRequestHeaders where !present.contains(header.name.lowercased()) {
             request.headers.add(header)
         }
         return request
