@@ -1,6 +1,6 @@
 import Foundation
 import SluiceCore
-import Synchronization
+
 
 /// Builds requests with parameters in the query or in a form body, the way AFNetworking's
 /// `AFHTTPRequestSerializer` does.
@@ -37,7 +37,7 @@ public final class HTTPRequestSerializer: RequestSerializer {
         var shouldHandleCookies = true
         var cachePolicy = HTTPRequest.CachePolicy.useProtocolCachePolicy
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Creates a serializer with the default headers.
     ///

@@ -1,6 +1,6 @@
 import Foundation
 import SluiceCore
-import Synchronization
+
 
 /// Builds requests with a JSON body, the way AFNetworking's `AFJSONRequestSerializer` does.
 ///
@@ -20,7 +20,7 @@ public final class JSONRequestSerializer: RequestSerializer {
     /// requests for the URI methods.
     public let http: HTTPRequestSerializer
 
-    private let options: Mutex<JSONWritingOptions>
+    private let options: Locked<JSONWritingOptions>
 
     /// Creates a serializer.
     ///
@@ -29,7 +29,7 @@ public final class JSONRequestSerializer: RequestSerializer {
     ///   - writingOptions: How JSON is written. Default none: keys in their order, compact, `\/`.
     public init(http: HTTPRequestSerializer = HTTPRequestSerializer(), writingOptions: JSONWritingOptions = []) {
         self.http = http
-        self.options = Mutex(writingOptions)
+        self.options = Locked(writingOptions)
     }
 
     /// How JSON is written. Default none.

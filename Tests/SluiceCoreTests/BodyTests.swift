@@ -1,6 +1,6 @@
 import Foundation
 import SluiceCore
-import Synchronization
+
 import Testing
 
 @Suite("Request bodies")
@@ -76,7 +76,7 @@ struct BodyTests {
     func declaredLength() {
         final class Liar: BodyStream {
             var contentLength: Int64? { 10 }
-            let sent = Mutex(false)
+            let sent = Locked(false)
             func read(into buffer: UnsafeMutableRawBufferPointer) throws(SluiceError) -> Int {
                 sent.withLock { sent in
                     if sent { return 0 }

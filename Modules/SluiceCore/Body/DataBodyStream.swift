@@ -1,10 +1,10 @@
 import Foundation
-import Synchronization
+
 
 /// A rewindable ``BodyStream`` over bytes in memory.
 public final class DataBodyStream: BodyStream {
     private let data: Data
-    private let offset = Mutex(0)
+    private let offset = Locked(0)
 
     /// Creates a stream that produces `data`.
     public init(_ data: Data) { self.data = data }

@@ -5,7 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
+
 
 /// A rewindable ``BodyStream`` that reads a file, or a byte range of it, in chunks through a file
 /// descriptor. Memory use does not depend on the file's size.
@@ -22,7 +22,7 @@ public final class FileBodyStream: BodyStream {
         var descriptor: Int32 = -1
         var position: UInt64
     }
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Creates a stream over the file at `path`, or over `range` of it.
     ///
@@ -45,7 +45,7 @@ public final class FileBodyStream: BodyStream {
         guard descriptor >= 0 else { throw Self.openFailure(path, errno) }
         self.path = path
         self.range = range
-        self.state = Mutex(State(descriptor: descriptor, position: range.lowerBound))
+        self.state = Locked(State(descriptor: descriptor, position: range.lowerBound))
     }
 
     deinit { close() }

@@ -1,4 +1,4 @@
-import Synchronization
+
 
 /// Holds serializer plugins and answers which serializer decodes a media type and which content
 /// coding has a name.
@@ -20,7 +20,7 @@ public final class SerializerRegistry: Sendable {
     private struct State {
         var plugins: [any SerializerPlugin] = []
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// What a media-type lookup found.
     public struct ResponseMatch: Sendable {
