@@ -12,7 +12,7 @@ TESTENV := Tools/testenv
 REPORT_DIR ?= reports/conformance
 SWIFT_TEST_FLAGS ?=
 
-.PHONY: all install build test run servers stop conformance clean
+.PHONY: all install build test run servers stop benchmarks clean
 
 all: build
 
@@ -42,6 +42,10 @@ servers: install
 ## stop: stop servers started by make servers.
 stop:
 	@$(TESTENV)/stop.sh
+
+## benchmarks: Sluice against its peers in one run, as ratios (Tools/Benchmarks).
+benchmarks: install
+	@Tools/Benchmarks/run.sh
 
 clean:
 	@$(TESTENV)/stop.sh || true

@@ -29,7 +29,8 @@ public enum QueryStringSerialization {
         /// `escaped(field)=escaped(value)`, or `escaped(field)` for a bare field.
         public var urlEncoded: String { encoded(spaces: .percentEscaped) }
 
-        func encoded(spaces: Options.SpaceEncoding) -> String {
+        /// The pair escaped with the given space encoding.
+        public func encoded(spaces: Options.SpaceEncoding) -> String {
             let field = QueryStringSerialization.percentEscape(self.field, spaces: spaces)
             guard let value else { return field }
             return field + "=" + QueryStringSerialization.percentEscape(value, spaces: spaces)
@@ -126,12 +127,14 @@ public enum QueryStringSerialization {
         if let text = scalarText(parameters, options: options) {
             return percentEscape(text, spaces: options.spaceEncoding)
         }
-        var output = ""
-        for pair in pairs(from: parameters, options: options) {
-            if !output.isEmpty { output += "&" }
-            output += pair.encoded(spaces: options.spaceEncoding)
+        if case .custom = options.arrayEncoding {
+            // The closure needs each field unescaped: build the pairs, then escape them.
+            return pairs(from: parameters, options: options)
+                .map { $0.encoded(spaces: options.spaceEncoding) }.joined(separator: "&")
         }
-        return output
+        var writer = QueryStringWriter(options: options)
+        writer.write(parameters, hasKey: false)
+        return String(decoding: writer.output, as: UTF8.self)
     }
 
     /// The pairs for `parameters` in serialization order, not escaped. Top-level scalars give none.
@@ -215,6 +218,12 @@ public enum QueryStringSerialization {
     static func percentEscape(_ string: String, spaces: Options.SpaceEncoding) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(string.utf8.count * 3)
+        appendEscaped(string, spaces: spaces, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the escaped UTF-8 bytes of `string` to `bytes`.
+    static func appendEscaped(_ string: String, spaces: Options.SpaceEncoding, to bytes: inout [UInt8]) {
         let plus = spaces == .plusReplaced
         for byte in string.utf8 {
             if unescaped[Int(byte)] {
@@ -227,7 +236,6 @@ public enum QueryStringSerialization {
                 bytes.append(hexDigits[Int(byte & 0x0F)])
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     private static let hexDigits = Array("0123456789ABCDEF".utf8)
