@@ -1,0 +1,19 @@
+import Foundation
+import SluiceCore
+
+/// Chooses where a finished download goes: given the temporary file and the response, returns the
+/// final location. The file is moved there atomically, replacing what was there.
+public typealias DownloadDestination = @Sendable (_ temporaryURL: URL, _ response: HTTPResponse) -> URL
+
+/// What a cancelled download needs to continue where it stopped: the request, the partial file and
+/// the response's validator. Pass it to ``SessionManager/download(resumingWith:to:)``.
+public struct ResumeData: Sendable, Codable, Hashable {
+    /// The request that was downloading.
+    public let url: URL
+    /// The headers it was sent with.
+    public let headers: [String: String]
+    /// The partial file.
+    public let partialFilePath: String
+    /// `ETag` or `Last-Modified` of the response, sent as `If-Range` so a changed resource restarts.
+    public let validator: String?
+}

@@ -1,0 +1,32 @@
+import Foundation
+import SluiceCore
+
+/// Observes a session's task lifecycle. Every method has an empty default; calls come from the
+/// session's threads, so implementations must be thread-safe.
+public protocol EventMonitor: Sendable {
+    /// The task started or continued.
+    func taskDidResume(_ task: SessionTask)
+    /// The task was suspended.
+    func taskDidSuspend(_ task: SessionTask)
+    /// The task completed, with its error (`nil` on success) and metrics.
+    func taskDidComplete(_ task: SessionTask, error: SluiceError?, metrics: TaskMetrics?)
+}
+
+extension EventMonitor {
+    /// Does nothing.
+    public func taskDidResume(_ task: SessionTask) {}
+    /// Does nothing.
+    public func taskDidSuspend(_ task: SessionTask) {}
+    /// Does nothing.
+    public func taskDidComplete(_ task: SessionTask, error: SluiceError?, metrics: TaskMetrics?) {}
+}
+
+extension Notification.Name {
+    /// Posted when a task resumes; `object` is the ``SessionTask``.
+    public static let sluiceTaskDidResume = Notification.Name("SluiceTaskDidResume")
+    /// Posted when a task is suspended; `object` is the ``SessionTask``.
+    public static let sluiceTaskDidSuspend = Notification.Name("SluiceTaskDidSuspend")
+    /// Posted when a task completes; `object` is the ``SessionTask``, `userInfo` holds
+    /// ``SessionManager/errorUserInfoKey`` (on failure) and ``SessionManager/metricsUserInfoKey``.
+    public static let sluiceTaskDidComplete = Notification.Name("SluiceTaskDidComplete")
+}

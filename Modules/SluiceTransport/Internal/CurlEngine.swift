@@ -1,0 +1,181 @@
+import CCurl
+import Foundation
+import SluiceCore
+
+/// One curl multi handle driven by one dedicated thread with `curl_multi_poll`.
+///
+/// Other threads hand it work through a locked queue and wake it with `curl_multi_wakeup`; every
+/// curl call happens on the engine thread. Easy handles are pooled and reset between uses; a share
+/// handle keeps DNS answers, TLS sessions and cookies for all of the engine's transfers.
+final class CurlEngine: @unchecked Sendable {
+    enum Command {
+        case start(Transfer)
+        case cancel(Transfer, SluiceError)
+        case suspend(Transfer)
+        case resume(Transfer)
+        case continueStream(Transfer)
+        case stop(cancelling: Bool)
+    }
+
+    // Immutable after init; the handles are used on the engine thread only (wakeup is thread-safe).
+    private let multi: UnsafeMutableRawPointer
+    private let share: UnsafeMutableRawPointer
+    private let commands = Locked<(queue: [Command], accepting: Bool)>(([], true))
+
+    // Engine thread only.
+    private var active: [UnsafeMutableRawPointer: Transfer] = [:]
+    private var pool: [UnsafeMutableRawPointer] = []
+    private var stopping: Bool?  // nil: running; true: cancel everything; false: drain
+
+    init(configuration: SessionConfiguration) throws(SluiceError) {
+        guard CurlGlobal.ensureInitialized(), let multi = curl_multi_init(), let share = curl_share_init() else {
+            throw SluiceError(.transportFailed, "libcurl could not be initialized")
+        }
+        self.multi = multi
+        self.share = share
+        sluice_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_DNS.rawValue))
+        sluice_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_SSL_SESSION.rawValue))
+        sluice_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_COOKIE.rawValue))
+        sluice_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
+        sluice_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maximumConnectionsPerHost)
+        sluice_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, configuration.maximumConnections)
+        sluice_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, max(configuration.maximumConnectionsPerHost * 4, 32))
+        let thread = Thread { [self] in run() }
+        thread.name = "sluice.curl-engine"
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
+    /// Queues a command and wakes the engine. Returns `false` once the engine has stopped taking work.
+    @discardableResult
+    func submit(_ command: Command) -> Bool {
+        let accepted = commands.withLock { state -> Bool in
+            guard state.accepting else { return false }
+            if case .stop = command { state.accepting = false }
+            state.queue.append(command)
+            return true
+        }
+        if accepted { curl_multi_wakeup(multi) }
+        return accepted
+    }
+
+    // MARK: The engine thread
+
+    private func run() {
+        var running: Int32 = 0
+        var batch: [Command] = []
+        while true {
+            batch = commands.withLock { state in
+                let queued = state.queue
+                state.queue.removeAll(keepingCapacity: true)
+                return queued
+            }
+            for command in batch { handle(command) }
+            if let cancelling = stopping, active.isEmpty || cancelling {
+                if cancelling { cancelAll() }
+                if active.isEmpty { break }
+            }
+            curl_multi_perform(multi, &running)
+            var queued: Int32 = 0
+            while let message = curl_multi_info_read(multi, &queued) {
+                guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
+                finish(easy, code: message.pointee.data.result)
+            }
+            curl_multi_poll(multi, nil, 0, 1000, nil)
+        }
+        for easy in pool { curl_easy_cleanup(easy) }
+        pool.removeAll()
+        curl_multi_cleanup(multi)
+        curl_share_cleanup(share)
+    }
+
+    private func handle(_ command: Command) {
+        switch command {
+        case .start(let transfer):
+            if stopping != nil {
+                transfer.completion(.failure(SluiceError(.sessionInvalidated, "the session was invalidated", request: transfer.task.currentRequest)))
+                return
+            }
+            attach(transfer)
+        case .cancel(let transfer, let error):
+            guard let easy = transfer.easy, active[easy] === transfer else { return }
+            curl_multi_remove_handle(multi, easy)
+            complete(transfer, easy: easy, result: .failure(transfer.attach(error)))
+        case .suspend(let transfer):
+            guard let easy = transfer.easy, active[easy] === transfer, !transfer.isSuspended else { return }
+            transfer.isSuspended = true
+            curl_easy_pause(easy, SLUICE_CURLPAUSE_ALL)
+        case .resume(let transfer):
+            guard let easy = transfer.easy, active[easy] === transfer, transfer.isSuspended else { return }
+            transfer.isSuspended = false
+            transfer.isPausedByStream = false
+            curl_easy_pause(easy, SLUICE_CURLPAUSE_CONT)
+        case .continueStream(let transfer):
+            guard let easy = transfer.easy, active[easy] === transfer, transfer.isPausedByStream, !transfer.isSuspended
+            else { return }
+            transfer.isPausedByStream = false
+            curl_easy_pause(easy, SLUICE_CURLPAUSE_CONT)
+        case .stop(let cancelling):
+            stopping = cancelling
+        }
+    }
+
+    private func attach(_ transfer: Transfer) {
+        let easy = pool.popLast() ?? curl_easy_init()
+        guard let easy else {
+            transfer.completion(.failure(SluiceError(.transportFailed, "curl_easy_init failed", request: transfer.task.currentRequest)))
+            return
+        }
+        do {
+            try transfer.configure(easy, share: share)
+        } catch {
+            recycle(easy)
+            transfer.easy = nil
+            transfer.completion(.failure(transfer.attach(error)))
+            return
+        }
+        active[easy] = transfer
+        let code = curl_multi_add_handle(multi, easy)
+        if code != CURLM_OK {
+            active[easy] = nil
+            recycle(easy)
+            transfer.completion(.failure(SluiceError(
+                .transportFailed, "curl_multi_add_handle failed",
+                library: LibraryDiagnostic(library: "libcurl", code: Int(code.rawValue), message: String(cString: curl_multi_strerror(code))))))
+        }
+    }
+
+    private func finish(_ easy: UnsafeMutableRawPointer, code: CURLcode) {
+        guard let transfer = active[easy] else { return }
+        curl_multi_remove_handle(multi, easy)
+        switch transfer.finish(code: code) {
+        case .redirect:
+            active[easy] = nil
+            curl_easy_reset(easy)
+            pool.append(easy)
+            attach(transfer)
+        case .complete(let result):
+            complete(transfer, easy: easy, result: result)
+        }
+    }
+
+    private func complete(_ transfer: Transfer, easy: UnsafeMutableRawPointer, result: Result<Transfer.Outcome, SluiceError>) {
+        active[easy] = nil
+        transfer.easy = nil
+        recycle(easy)
+        transfer.completion(result)
+    }
+
+    private func recycle(_ easy: UnsafeMutableRawPointer) {
+        curl_easy_reset(easy)
+        if pool.count < 256 { pool.append(easy) } else { curl_easy_cleanup(easy) }
+    }
+
+    private func cancelAll() {
+        for (easy, transfer) in active {
+            curl_multi_remove_handle(multi, easy)
+            complete(transfer, easy: easy, result: .failure(transfer.attach(
+                SluiceError(.cancelled, "the session was invalidated while the task ran"))))
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import SluiceCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where a transfer's (decoded) response body goes. Written on the engine thread only; read by the
+/// completion after the transfer ended (the engine's hand-off orders the two).
+protocol ResponseSink: AnyObject {
+    /// The response head arrived; the body follows.
+    func begin(_ response: HTTPResponse) throws(SluiceError)
+    /// Body bytes.
+    func write(_ bytes: UnsafeRawBufferPointer) throws(SluiceError)
+    /// Whether the transfer should pause before handing more bytes (the consumer is behind).
+    func shouldPause() -> Bool
+    /// Drops what was written (before a redirect is followed).
+    func reset() throws(SluiceError)
+}
+
+/// Collects the body in memory, sized from `Content-Length` when known.
+final class MemorySink: ResponseSink, @unchecked Sendable {
+    private(set) var data = Data()
+
+    func begin(_ response: HTTPResponse) throws(SluiceError) {
+        if let length = response.expectedContentLength, length > 0, length <= 256 << 20 {
+            data.reserveCapacity(Int(length))
+        }
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws(SluiceError) {
+        data.append(bytes.assumingMemoryBound(to: UInt8.self))
+    }
+
+    func shouldPause() -> Bool { false }
+
+    func reset() throws(SluiceError) { data = Data() }
+}
+
+/// Writes the body to a file descriptor as it arrives.
+final class FileSink: ResponseSink, @unchecked Sendable {
+    let path: String
+    private var descriptor: Int32 = -1
+    /// Bytes already in the file when resuming; the response must then be `206` from that offset.
+    private(set) var resumeOffset: Int64
+    private(set) var bytesWritten: Int64 = 0
+    /// Whether a failed or cancelled download keeps its partial file (for resume data).
+    var keepsPartialFile: Bool {
+        get { keep.withLock { $0 } }
+        set { keep.withLock { $0 = newValue } }
+    }
+    private let keep = Locked(false)
+
+    init(path: String, resumeOffset: Int64) {
+        self.path = path
+        self.resumeOffset = resumeOffset
+    }
+
+    deinit { closeFile() }
+
+    func begin(_ response: HTTPResponse) throws(SluiceError) {
+        // A server that ignores Range answers 200 with the whole body: start the file over.
+        let appending = resumeOffset > 0 && response.statusCode == 206
+        if !appending { resumeOffset = 0 }
+        closeFile()
+        descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (appending ? O_APPEND : O_TRUNC), 0o644)
+        guard descriptor >= 0 else {
+            throw SluiceError(.downloadFailed, "cannot open \(path) for writing: \(String(cString: strerror(errno)))")
+        }
+        bytesWritten = 0
+    }
+
+    func shouldPause() -> Bool { false }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws(SluiceError) {
+        var offset = 0
+        while offset < bytes.count {
+            let count = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw SluiceError(.downloadFailed, "cannot write \(path): \(String(cString: strerror(errno)))")
+            }
+            offset += count
+        }
+        bytesWritten += Int64(bytes.count)
+    }
+
+    func reset() throws(SluiceError) {
+        closeFile()
+        bytesWritten = 0
+    }
+
+    /// Flushes and closes the file.
+    func closeFile() {
+        if descriptor >= 0 {
+            close(descriptor)
+            descriptor = -1
+        }
+    }
+}
+
+/// Hands the body to a ``ByteStream`` consumer.
+final class StreamSink: ResponseSink, @unchecked Sendable {
+    let buffer: StreamBuffer
+    let onResponse: @Sendable (HTTPResponse) -> Void
+
+    init(buffer: StreamBuffer, onResponse: @escaping @Sendable (HTTPResponse) -> Void) {
+        self.buffer = buffer
+        self.onResponse = onResponse
+    }
+
+    func begin(_ response: HTTPResponse) throws(SluiceError) { onResponse(response) }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws(SluiceError) { buffer.append(bytes) }
+
+    func shouldPause() -> Bool { buffer.pauseIfFull() }
+
+    func reset() throws(SluiceError) {}
+}

@@ -1,0 +1,572 @@
+import CCurl
+import Foundation
+import SluiceCore
+
+/// One task's life on the engine: its easy handle's configuration, the curl callbacks, response
+/// parsing, content decoding, redirects and the outcome.
+///
+/// Everything but the `let`s is touched on the engine thread only; the engine retains a transfer
+/// while curl may call back into it.
+final class Transfer: @unchecked Sendable {
+    /// How a finished attempt continues.
+    enum Step {
+        /// Send this request next (a followed redirect), on the same task.
+        case redirect(HTTPRequest)
+        /// The task is done.
+        case complete(Result<Outcome, SluiceError>)
+    }
+
+    /// A successful end: the final request and response and the metrics.
+    struct Outcome {
+        let request: HTTPRequest
+        let response: HTTPResponse
+        let metrics: TaskMetrics
+    }
+
+    let task: SessionTask
+    let configuration: SessionConfiguration
+    let sink: any ResponseSink
+    let completion: @Sendable (Result<Outcome, SluiceError>) -> Void
+
+    // Engine thread only.
+    private(set) var request: HTTPRequest
+    var easy: UnsafeMutableRawPointer?
+    var isPausedByStream = false
+    var isSuspended = false
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private var bodyStream: (any BodyStream)?
+    private var declaredBodyLength: Int64?
+    private var bodyBytesRead: Int64 = 0
+    private var failure: SluiceError?
+    private var pendingStatus = 0
+    private var pendingVersion = HTTPVersion.http1_1
+    private var pendingHeaders = HTTPHeaders()
+    private var responseHead: HTTPResponse?
+    private var isRedirectResponse = false
+    private var redirectBody = Data()
+    private var decoder: (any ContentDecoder)?
+    private var decoderBudgetOutput: Int64 = 0
+    private var metrics = TaskMetrics()
+    private var redirectCount = 0
+    private var attemptStarted = ContinuousClock.now
+    private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+    private var lastProgress = (sent: Int64(-1), received: Int64(-1))
+
+    init(
+        task: SessionTask, request: HTTPRequest, configuration: SessionConfiguration, sink: any ResponseSink,
+        completion: @escaping @Sendable (Result<Outcome, SluiceError>) -> Void
+    ) {
+        self.task = task
+        self.request = request
+        self.configuration = configuration
+        self.sink = sink
+        self.completion = completion
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+    }
+
+    deinit {
+        if let headerList { curl_slist_free_all(headerList) }
+        errorBuffer.deallocate()
+    }
+
+    // MARK: Configuring the easy handle
+
+    /// Configures a reset easy handle for the current request.
+    func configure(_ easy: UnsafeMutableRawPointer, share: UnsafeMutableRawPointer) throws(SluiceError) {
+        self.easy = easy
+        attemptStarted = .now
+        pendingStatus = 0
+        pendingHeaders = HTTPHeaders()
+        responseHead = nil
+        isRedirectResponse = false
+        redirectBody = Data()
+        decoder = nil
+        failure = nil
+        bodyBytesRead = 0
+        errorBuffer[0] = 0
+
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        sluice_easy_setopt_pointer(easy, CURLOPT_PRIVATE, context)
+        sluice_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer)
+        sluice_easy_setopt_string(easy, CURLOPT_URL, request.url.absoluteString)
+        sluice_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
+        sluice_easy_setopt_share(easy, share)
+        sluice_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1)
+        sluice_easy_setopt_long(easy, CURLOPT_TCP_NODELAY, 1)
+        sluice_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0)
+        sluice_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
+
+        switch configuration.httpVersion {
+        case .http1_1: sluice_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, SLUICE_CURL_HTTP_VERSION_1_1)
+        case .http2OverTLS: sluice_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, SLUICE_CURL_HTTP_VERSION_2TLS)
+        case .http2: sluice_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, SLUICE_CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE)
+        }
+
+        // Timeouts: connect, idle (no progress for N seconds), whole resource.
+        sluice_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(configuration.connectTimeout))
+        let idle = request.timeout ?? configuration.idleTimeout
+        if idle > 0 {
+            sluice_easy_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, 1)
+            sluice_easy_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, max(1, Int(idle.rounded(.up))))
+        }
+        if let resource = configuration.resourceTimeout {
+            sluice_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(resource))
+        }
+
+        // Callbacks.
+        sluice_easy_setopt_data_callback(easy, CURLOPT_HEADERFUNCTION, transferHeaderCallback)
+        sluice_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, context)
+        sluice_easy_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION, transferWriteCallback)
+        sluice_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, context)
+        sluice_easy_setopt_long(easy, CURLOPT_NOPROGRESS, 0)
+        sluice_easy_setopt_xferinfo_callback(easy, transferProgressCallback)
+        sluice_easy_setopt_pointer(easy, CURLOPT_XFERINFODATA, context)
+
+        try configureMethodAndBody(easy, context: context)
+        configureHeaders(easy)
+        configureTLS(easy)
+
+        if let proxy = configuration.proxyURL {
+            sluice_easy_setopt_string(easy, CURLOPT_PROXY, proxy.absoluteString)
+        }
+        if configuration.handlesCookies && request.shouldHandleCookies {
+            sluice_easy_setopt_string(easy, CURLOPT_COOKIEFILE, "")
+        }
+        if task.kind == .download || task.kind == .stream {
+            sluice_easy_setopt_long(easy, CURLOPT_BUFFERSIZE, 512 * 1024)
+        }
+        if let sink = sink as? FileSink, sink.resumeOffset > 0 {
+            sluice_easy_setopt_off_t(easy, CURLOPT_RESUME_FROM_LARGE, curl_off_t(sink.resumeOffset))
+        }
+    }
+
+    private func configureMethodAndBody(_ easy: UnsafeMutableRawPointer, context: UnsafeMutableRawPointer) throws(SluiceError) {
+        let method = request.method.rawValue
+        bodyStream = nil
+        declaredBodyLength = nil
+        switch method {
+        case "GET" where !request.body.isPresent:
+            sluice_easy_setopt_long(easy, CURLOPT_HTTPGET, 1)
+            return
+        case "HEAD":
+            sluice_easy_setopt_long(easy, CURLOPT_NOBODY, 1)
+            return
+        default:
+            break
+        }
+        if method != "POST" { sluice_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, method) }
+        guard request.body.isPresent || ["POST", "PUT", "PATCH"].contains(method) else { return }
+        sluice_easy_setopt_long(easy, CURLOPT_POST, 1)
+        let stream: any BodyStream
+        if case .stream(let existing) = request.body {
+            // A stream sent before (redirect) must start over.
+            if metrics.transactions.count > 0 { try existing.rewind() }
+            stream = existing
+        } else {
+            stream = try request.body.makeStream()
+        }
+        bodyStream = stream
+        declaredBodyLength = stream.contentLength
+        sluice_easy_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(stream.contentLength ?? -1))
+        sluice_easy_setopt_data_callback(easy, CURLOPT_READFUNCTION, transferReadCallback)
+        sluice_easy_setopt_pointer(easy, CURLOPT_READDATA, context)
+        sluice_easy_setopt_seek_callback(easy, transferSeekCallback)
+        sluice_easy_setopt_pointer(easy, CURLOPT_SEEKDATA, context)
+        let total = stream.contentLength ?? -1
+        task.uploadProgress.totalUnitCount = total
+    }
+
+    private func configureHeaders(_ easy: UnsafeMutableRawPointer) {
+        if let headerList { curl_slist_free_all(headerList) }
+        headerList = nil
+        var headers = configuration.defaultHeaders.merging(request.headers)
+        // curl computes these from the body it sends.
+        headers.remove("Content-Length")
+        headers.remove("Transfer-Encoding")
+        if !headers.contains("Accept-Encoding"), let accept = configuration.registry.acceptEncoding {
+            headers.add(try! HTTPHeader(name: "Accept-Encoding", value: accept))
+        }
+        // No 100-continue round trip unless the caller asks for it.
+        if !headers.contains("Expect") { headerList = curl_slist_append(headerList, "Expect:") }
+        if declaredBodyLength == nil, bodyStream != nil, !headers.contains("Content-Type") {
+            headerList = curl_slist_append(headerList, "Content-Type:")
+        }
+        for header in headers {
+            // An empty value needs curl's "Name;" form, or curl would drop the header.
+            let line = header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)"
+            headerList = curl_slist_append(headerList, line)
+        }
+        sluice_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList)
+    }
+
+    private func configureTLS(_ easy: UnsafeMutableRawPointer) {
+        let tls = configuration.tls
+        sluice_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, tls.verifiesPeer ? 1 : 0)
+        sluice_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, tls.verifiesHost ? 2 : 0)
+        if let pem = tls.trustedCertificatesPEM {
+            pem.withUnsafeBytes { bytes in
+                _ = sluice_easy_setopt_blob(easy, CURLOPT_CAINFO_BLOB, UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count)
+            }
+        }
+        if !tls.allowsPartialChain {
+            sluice_easy_setopt_long(easy, CURLOPT_SSL_OPTIONS, Int(CURLSSLOPT_NO_PARTIALCHAIN))
+        }
+        if !tls.pinnedPublicKeys.isEmpty {
+            sluice_easy_setopt_string(easy, CURLOPT_PINNEDPUBLICKEY, tls.pinnedPublicKeys.joined(separator: ";"))
+        }
+        if let identity = tls.clientIdentity {
+            sluice_easy_setopt_string(easy, CURLOPT_SSLCERTTYPE, "PEM")
+            identity.certificatePEM.withUnsafeBytes { bytes in
+                _ = sluice_easy_setopt_blob(easy, CURLOPT_SSLCERT_BLOB, UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count)
+            }
+            identity.privateKeyPEM.withUnsafeBytes { bytes in
+                _ = sluice_easy_setopt_blob(easy, CURLOPT_SSLKEY_BLOB, UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count)
+            }
+            if let passphrase = identity.passphrase { sluice_easy_setopt_string(easy, CURLOPT_KEYPASSWD, passphrase) }
+        }
+        let version: Int
+        switch tls.minimumVersion {
+        case .tls1_0: version = Int(CURL_SSLVERSION_TLSv1_0)
+        case .tls1_1: version = Int(CURL_SSLVERSION_TLSv1_1)
+        case .tls1_2: version = Int(CURL_SSLVERSION_TLSv1_2)
+        case .tls1_3: version = Int(CURL_SSLVERSION_TLSv1_3)
+        }
+        sluice_easy_setopt_long(easy, CURLOPT_SSLVERSION, version)
+    }
+
+    private static func milliseconds(_ seconds: TimeInterval) -> Int { max(1, Int((seconds * 1000).rounded(.up))) }
+
+    // MARK: Callbacks (engine thread)
+
+    func onHeader(_ line: UnsafeRawBufferPointer) -> Int {
+        var bytes = line[...]
+        while let last = bytes.last, last == 0x0A || last == 0x0D { bytes = bytes.dropLast() }
+        if bytes.starts(with: Array("HTTP/".utf8)) {
+            parseStatusLine(String(decoding: bytes, as: UTF8.self))
+            return line.count
+        }
+        if bytes.isEmpty {
+            return headersEnded() ? line.count : 0
+        }
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return line.count }
+        let name = String(decoding: bytes[..<colon], as: UTF8.self)
+        let value = String(decoding: bytes[(colon + 1)...], as: UTF8.self)
+        // A malformed field from the server is dropped rather than failing the response.
+        if let field = try? HTTPHeader(name: name, value: value) { pendingHeaders.add(field) }
+        return line.count
+    }
+
+    private func parseStatusLine(_ line: String) {
+        let parts = line.split(separator: " ", maxSplits: 2)
+        pendingHeaders = HTTPHeaders()
+        pendingStatus = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+        switch parts.first {
+        case "HTTP/1.0": pendingVersion = .http1_0
+        case "HTTP/2", "HTTP/2.0": pendingVersion = .http2
+        case "HTTP/3": pendingVersion = .http3
+        default: pendingVersion = .http1_1
+        }
+    }
+
+    /// The blank line after a header block. Returns `false` to abort the transfer.
+    private func headersEnded() -> Bool {
+        guard pendingStatus >= 200 || pendingStatus == 0 else { return true }  // 1xx: more follows
+        let response = HTTPResponse(statusCode: pendingStatus, headers: pendingHeaders, url: request.url, httpVersion: pendingVersion)
+        responseHead = response
+        task.mutable.withLock { $0.response = response }
+        if shouldFollow(response) {
+            isRedirectResponse = true
+            return true
+        }
+        do {
+            try beginBody(response)
+            return true
+        } catch {
+            failure = error
+            return false
+        }
+    }
+
+    private func beginBody(_ response: HTTPResponse) throws(SluiceError) {
+        if let coding = response.headers.first("Content-Encoding")?.trimmingCharacters(in: .whitespaces).lowercased(),
+            !coding.isEmpty, coding != "identity", request.method != .head,
+            let contentCoding = configuration.registry.contentCoding(named: coding)
+        {
+            decoder = contentCoding.makeDecoder(limits: configuration.contentCodingLimits)
+        }
+        task.downloadProgress.totalUnitCount = decoder == nil ? (response.expectedContentLength ?? -1) : -1
+        try sink.begin(response)
+    }
+
+    func onWrite(_ bytes: UnsafeRawBufferPointer) -> Int {
+        if isRedirectResponse {
+            if redirectBody.count < 1 << 20 { redirectBody.append(bytes.assumingMemoryBound(to: UInt8.self)) }
+            return bytes.count
+        }
+        if sink.shouldPause() {
+            isPausedByStream = true
+            return Int(SLUICE_CURL_WRITEFUNC_PAUSE)
+        }
+        do {
+            if let decoder {
+                let sink = self.sink
+                try decoder.decode(bytes) { (output) throws(SluiceError) in try sink.write(output) }
+            } else {
+                try sink.write(bytes)
+            }
+            return bytes.count
+        } catch {
+            failure = error
+            return 0
+        }
+    }
+
+    func onRead(_ buffer: UnsafeMutableRawBufferPointer) -> Int {
+        guard let bodyStream else { return 0 }
+        do throws(SluiceError) {
+            let count = try bodyStream.read(into: buffer)
+            bodyBytesRead += Int64(count)
+            if let declared = declaredBodyLength {
+                if count == 0 && bodyBytesRead < declared {
+                    throw SluiceError(
+                        .bodyLengthMismatch, "the body stream ended after \(bodyBytesRead) of its declared \(declared) bytes",
+                        request: request)
+                }
+                if bodyBytesRead > declared {
+                    throw SluiceError(
+                        .bodyLengthMismatch, "the body stream ran past its declared \(declared) bytes", request: request)
+                }
+            }
+            return count
+        } catch {
+            failure = error
+            return Int(SLUICE_CURL_READFUNC_ABORT)
+        }
+    }
+
+    func onSeek(offset: Int64, origin: Int32) -> Int32 {
+        guard offset == 0, origin == SEEK_SET, let bodyStream, bodyStream.isRewindable else { return 2 }  // CANTSEEK
+        do {
+            try bodyStream.rewind()
+            bodyBytesRead = 0
+            return 0  // OK
+        } catch {
+            failure = error
+            return 1  // FAIL
+        }
+    }
+
+    func onProgress(downloadTotal: Int64, downloaded: Int64, uploadTotal: Int64, uploaded: Int64) -> Int32 {
+        guard downloaded != lastProgress.received || uploaded != lastProgress.sent else { return 0 }
+        lastProgress = (uploaded, downloaded)
+        task.uploadProgress.completedUnitCount = uploaded
+        if uploadTotal > 0 { task.uploadProgress.totalUnitCount = uploadTotal }
+        task.downloadProgress.completedUnitCount = downloaded
+        if decoder == nil, downloadTotal > 0 { task.downloadProgress.totalUnitCount = downloadTotal }
+        let update = TransferProgress(
+            bytesSent: uploaded, totalBytesToSend: declaredBodyLength, bytesReceived: downloaded,
+            totalBytesExpected: decoder == nil && downloadTotal > 0 ? downloadTotal : nil)
+        let continuations = task.mutable.withLock { Array($0.progressContinuations.values) }
+        for continuation in continuations { continuation.yield(update) }
+        return 0
+    }
+
+    // MARK: Finishing
+
+    /// The attempt on the current easy handle ended with `code`: decide what follows.
+    func finish(code: CURLcode) -> Step {
+        let transaction = makeTransaction()
+        metrics.transactions.append(transaction)
+        if code != CURLE_OK {
+            return .complete(.failure(error(for: code)))
+        }
+        if let failure { return .complete(.failure(failure)) }
+        guard let response = responseHead else {
+            return .complete(.failure(SluiceError(.connectionLost, "the server sent no response", request: request)))
+        }
+        if isRedirectResponse {
+            do throws(SluiceError) {
+                if let next = try redirectRequest(after: response) {
+                    redirectCount += 1
+                    request = next
+                    task.mutable.withLock { $0.currentRequest = next }
+                    return .redirect(next)
+                }
+                // The policy stopped here: the redirect response is the answer.
+                isRedirectResponse = false
+                try beginBody(response)
+                let body = redirectBody
+                try body.withUnsafeBytes { bytes in Result { () throws(SluiceError) in try writeDecoded(bytes) } }.get()
+            } catch {
+                return .complete(.failure(attach(error)))
+            }
+        }
+        if let decoder {
+            do {
+                let sink = self.sink
+                try decoder.finish { (output) throws(SluiceError) in try sink.write(output) }
+            } catch {
+                return .complete(.failure(attach(error)))
+            }
+        }
+        metrics.duration = Date().timeIntervalSince(metrics.startDate)
+        return .complete(.success(Outcome(request: request, response: response, metrics: metrics)))
+    }
+
+    private func writeDecoded(_ bytes: UnsafeRawBufferPointer) throws(SluiceError) {
+        if let decoder {
+            let sink = self.sink
+            try decoder.decode(bytes) { (output) throws(SluiceError) in try sink.write(output) }
+        } else {
+            try sink.write(bytes)
+        }
+    }
+
+    /// The error for a transfer that ended early: one raised in a callback, else curl's code mapped.
+    func error(for code: CURLcode) -> SluiceError {
+        if let failure { return attach(failure) }
+        let detail = String(cString: errorBuffer)
+        let library = LibraryDiagnostic(
+            library: "libcurl", code: Int(code.rawValue),
+            message: String(cString: curl_easy_strerror(code)) + (detail.isEmpty ? "" : ": \(detail)"))
+        let elapsed = ContinuousClock.now - attemptStarted
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let mapped = CurlErrorMapping.code(
+            for: code, message: detail, connected: isConnected,
+            elapsed: seconds, resourceTimeout: configuration.resourceTimeout)
+        return attach(SluiceError(mapped.code, mapped.message + (detail.isEmpty ? "" : ": \(detail)"), library: library))
+    }
+
+    /// Whether the last attempt got a usable connection: TCP connected, and over TLS the handshake done.
+    private var isConnected: Bool {
+        guard let last = metrics.transactions.last else { return false }
+        return request.url.scheme?.lowercased() == "https" ? last.tlsHandshake > 0 : last.connect > 0
+    }
+
+    /// Adds the request, the response and the body received so far to an error.
+    func attach(_ error: SluiceError) -> SluiceError {
+        var error = error
+        if error.request == nil { error.request = request }
+        if error.response == nil { error.response = responseHead }
+        if error.body == nil, let memory = sink as? MemorySink, !memory.data.isEmpty { error.setBody(memory.data) }
+        return error
+    }
+
+    // MARK: Redirects
+
+    private func shouldFollow(_ response: HTTPResponse) -> Bool {
+        guard [301, 302, 303, 307, 308].contains(response.statusCode), response.headers.contains("Location") else {
+            return false
+        }
+        if case .refuse = configuration.redirectPolicy { return false }
+        return true
+    }
+
+    /// The next request for a redirect response, or `nil` when the policy delivers the redirect.
+    private func redirectRequest(after response: HTTPResponse) throws(SluiceError) -> HTTPRequest? {
+        let maximum: Int
+        switch configuration.redirectPolicy {
+        case .refuse: return nil
+        case .follow(let limit): maximum = limit
+        case .decide(let limit, _): maximum = limit
+        }
+        guard redirectCount < maximum else {
+            throw SluiceError(.tooManyRedirects, "more than \(maximum) redirects", request: request, response: response)
+        }
+        guard let location = response.headers.first("Location"),
+            let url = URL(string: location, relativeTo: request.url)?.absoluteURL,
+            ["http", "https"].contains(url.scheme?.lowercased() ?? "")
+        else {
+            throw SluiceError(
+                .redirectRefused, "unusable redirect Location \(response.headers.first("Location") ?? "")",
+                request: request, response: response)
+        }
+        var next = request
+        next.url = url
+        let status = response.statusCode
+        if (status == 303 && request.method != .head) || ((status == 301 || status == 302) && request.method == .post) {
+            next.method = .get
+            next.body = .none
+            next.headers.remove("Content-Type")
+            next.headers.remove("Content-Encoding")
+        }
+        if !Self.sameOrigin(request.url, url) {
+            next.headers.remove("Authorization")
+            next.headers.remove("Cookie")
+            next.headers.remove("Proxy-Authorization")
+        }
+        if case .decide(_, let decide) = configuration.redirectPolicy {
+            return decide(next, response)
+        }
+        return next
+    }
+
+    static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
+        func port(_ url: URL) -> Int? { url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80) }
+        return a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased()
+            && port(a) == port(b)
+    }
+
+    // MARK: Metrics
+
+    private func makeTransaction() -> TaskMetrics.Transaction {
+        guard let easy else {
+            return .init(url: request.url, statusCode: 0, httpVersion: nil, nameLookup: 0, connect: 0, tlsHandshake: 0,
+                         timeToFirstByte: 0, total: 0, bytesSent: 0, bytesReceived: 0, reusedConnection: false,
+                         remoteAddress: nil, remotePort: nil)
+        }
+        func seconds(_ info: CURLINFO) -> TimeInterval {
+            var value: curl_off_t = 0
+            sluice_easy_getinfo_off_t(easy, info, &value)
+            return TimeInterval(value) / 1_000_000
+        }
+        func offset(_ info: CURLINFO) -> Int64 {
+            var value: curl_off_t = 0
+            sluice_easy_getinfo_off_t(easy, info, &value)
+            return Int64(value)
+        }
+        var connects = 0
+        sluice_easy_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &connects)
+        var port = 0
+        sluice_easy_getinfo_long(easy, CURLINFO_PRIMARY_PORT, &port)
+        var address: UnsafePointer<CChar>?
+        sluice_easy_getinfo_string(easy, CURLINFO_PRIMARY_IP, &address)
+        let remote = address.map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+        return .init(
+            url: request.url, statusCode: responseHead?.statusCode ?? 0,
+            httpVersion: responseHead.map { $0.httpVersion.rawValue },
+            nameLookup: seconds(CURLINFO_NAMELOOKUP_TIME_T), connect: seconds(CURLINFO_CONNECT_TIME_T),
+            tlsHandshake: seconds(CURLINFO_APPCONNECT_TIME_T), timeToFirstByte: seconds(CURLINFO_STARTTRANSFER_TIME_T),
+            total: seconds(CURLINFO_TOTAL_TIME_T), bytesSent: offset(CURLINFO_SIZE_UPLOAD_T),
+            bytesReceived: offset(CURLINFO_SIZE_DOWNLOAD_T), reusedConnection: connects == 0 && remote != nil,
+            remoteAddress: remote, remotePort: port > 0 ? port : nil)
+    }
+}
+
+// MARK: - C callbacks
+
+private func transfer(_ context: UnsafeMutableRawPointer?) -> Transfer {
+    Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
+}
+
+let transferHeaderCallback: sluice_curl_data_callback = { buffer, size, count, context in
+    transfer(context).onHeader(UnsafeRawBufferPointer(start: buffer, count: size * count))
+}
+
+let transferWriteCallback: sluice_curl_data_callback = { buffer, size, count, context in
+    transfer(context).onWrite(UnsafeRawBufferPointer(start: buffer, count: size * count))
+}
+
+let transferReadCallback: sluice_curl_data_callback = { buffer, size, count, context in
+    transfer(context).onRead(UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
+}
+
+let transferSeekCallback: sluice_curl_seek_callback = { context, offset, origin in
+    transfer(context).onSeek(offset: Int64(offset), origin: origin)
+}
+
+let transferProgressCallback: sluice_curl_xferinfo_callback = { context, downloadTotal, downloaded, uploadTotal, uploaded in
+    transfer(context).onProgress(
+        downloadTotal: Int64(downloadTotal), downloaded: Int64(downloaded), uploadTotal: Int64(uploadTotal),
+        uploaded: Int64(uploaded))
+}

@@ -1,0 +1,58 @@
+import Dispatch
+import Foundation
+import SluiceCore
+
+/// How a ``SessionManager`` connects: timeouts, connection limits, protocol version, default headers,
+/// cookies, proxy, redirects, TLS, the content codings it accepts, and where completions run.
+public struct SessionConfiguration: Sendable {
+    /// The HTTP version a session prefers.
+    public enum HTTPVersionPreference: Sendable, Hashable {
+        /// HTTP/1.1 only.
+        case http1_1
+        /// HTTP/2 over TLS (negotiated with ALPN), HTTP/1.1 over plain connections. The default.
+        case http2OverTLS
+        /// HTTP/2 everywhere: ALPN over TLS, prior knowledge over plain connections.
+        case http2
+    }
+
+    /// Seconds allowed to establish a connection (TCP and TLS). Default 30.
+    public var connectTimeout: TimeInterval = 30
+    /// Seconds a transfer may go without moving a byte before it fails; a request's own
+    /// ``HTTPRequest/timeout`` replaces it. Default 60 (AFNetworking's `timeoutInterval`).
+    public var idleTimeout: TimeInterval = 60
+    /// Seconds a whole transfer may take, or `nil` for no limit. Default `nil`.
+    public var resourceTimeout: TimeInterval?
+    /// Connections kept open to one host, or `0` for no limit. Default 6.
+    public var maximumConnectionsPerHost: Int = 6
+    /// Connections open in total, or `0` for no limit. Default 0.
+    public var maximumConnections: Int = 0
+    /// The protocol version preferred. Default ``HTTPVersionPreference/http2OverTLS``.
+    public var httpVersion: HTTPVersionPreference = .http2OverTLS
+    /// Headers added to every request that does not set them. Default none.
+    public var defaultHeaders = HTTPHeaders()
+    /// Whether cookies are stored from responses and sent with requests (an in-memory store shared by
+    /// the session's tasks); a request's ``HTTPRequest/shouldHandleCookies`` can turn them off for it.
+    /// Default `true`.
+    public var handlesCookies = true
+    /// A proxy such as `http://user:password@proxy.example:3128`, or `nil`. Default `nil`.
+    public var proxyURL: URL?
+    /// What happens on a redirect. Default ``RedirectPolicy/follow(maximum:)`` with 16.
+    public var redirectPolicy: RedirectPolicy = .follow()
+    /// TLS settings. Default ``TLSConfiguration/default``.
+    public var tls: TLSConfiguration = .default
+    /// Where content codings come from: `Accept-Encoding` lists what it holds, and bodies are decoded
+    /// with them. Default: an empty registry (no content coding).
+    public var registry = SerializerRegistry()
+    /// Limits on decoded bodies. Default ``ContentCodingLimits/default``.
+    public var contentCodingLimits: ContentCodingLimits = .default
+    /// Where completion handlers run. Default: the main queue (AFNetworking's default).
+    public var completionQueue: DispatchQueue = .main
+    /// Bytes a streaming response may buffer before the transfer is paused. Default 1 MiB.
+    public var streamBufferLimit: Int = 1 << 20
+
+    /// Creates a configuration with the defaults.
+    public init() {}
+
+    /// The defaults.
+    public static var `default`: SessionConfiguration { SessionConfiguration() }
+}

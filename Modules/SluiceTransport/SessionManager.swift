@@ -1,0 +1,386 @@
+import Foundation
+import SluiceCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs HTTP tasks on libcurl: data, upload, download and streaming, with an async API and a
+/// completion-handler API.
+///
+/// A session owns one engine thread and its connections. Releasing the session cancels its running
+/// tasks and frees the thread; ``invalidate(cancelingTasks:)`` does the same on demand.
+///
+/// ```swift
+/// let session = SessionManager()
+/// let response = try await session.data(for: HTTPRequest(url: "https://example.com/items"))
+/// print(response.response.statusCode, response.data.count)
+/// ```
+public final class SessionManager: Sendable, TaskController {
+    /// The key of the ``SluiceError`` in a completion notification's `userInfo`.
+    public static let errorUserInfoKey = "SluiceError"
+    /// The key of the ``TaskMetrics`` in a completion notification's `userInfo`.
+    public static let metricsUserInfoKey = "SluiceMetrics"
+
+    /// The configuration the session was made with.
+    public let configuration: SessionConfiguration
+    /// The observers told of every task's lifecycle.
+    public let eventMonitors: [any EventMonitor]
+
+    private let engine: CurlEngine
+    private let state = Locked<(nextID: Int, transfers: [Int: Transfer], invalidated: Bool)>((1, [:], false))
+
+    /// Creates a session.
+    ///
+    /// - Parameters:
+    ///   - configuration: Timeouts, limits, TLS, codings. Default ``SessionConfiguration/default``.
+    ///   - eventMonitors: Lifecycle observers. Default none.
+    public init(configuration: SessionConfiguration = .default, eventMonitors: [any EventMonitor] = []) {
+        self.configuration = configuration
+        self.eventMonitors = eventMonitors
+        do {
+            engine = try CurlEngine(configuration: configuration)
+        } catch {
+            // Only an out-of-memory libcurl fails here; there is no session without it.
+            preconditionFailure("Sluice: \(error)")
+        }
+    }
+
+    deinit { engine.submit(.stop(cancelling: true)) }
+
+    /// Stops taking tasks. With `cancelingTasks`, running tasks end with ``SluiceError/Code/cancelled``;
+    /// otherwise they finish first. New tasks fail with ``SluiceError/Code/sessionInvalidated``.
+    public func invalidate(cancelingTasks: Bool) {
+        state.withLock { $0.invalidated = true }
+        engine.submit(.stop(cancelling: cancelingTasks))
+    }
+
+    /// The tasks that have not completed.
+    public var tasks: [SessionTask] { state.withLock { $0.transfers.values.map(\.task) }.sorted { $0.id < $1.id } }
+
+    // MARK: Async API
+
+    /// Sends `request` and collects the body.
+    ///
+    /// - Throws: ``SluiceError`` for transport failures (HTTP error statuses are responses, not
+    ///   errors), carrying the request, any response and the bytes received.
+    public func data(for request: HTTPRequest) async throws(SluiceError) -> DataResponse {
+        try await run { completion in self.makeDataTask(kind: .data, request: request, completion: completion) }
+    }
+
+    /// Sends `request` with `body` (bytes, a file, or a stream pulled as it is sent) and collects the
+    /// response body.
+    ///
+    /// - Throws: As ``data(for:)``, plus body errors (``SluiceError/Code/bodyLengthMismatch``, file errors).
+    public func upload(for request: HTTPRequest, from body: HTTPBody) async throws(SluiceError) -> DataResponse {
+        var request = request
+        request.body = body
+        return try await run { completion in self.makeDataTask(kind: .upload, request: request, completion: completion) }
+    }
+
+    /// Downloads the body to a temporary file as it arrives, then moves it to where `destination`
+    /// says. A failed download leaves no partial file behind.
+    ///
+    /// - Throws: As ``data(for:)``, plus ``SluiceError/Code/downloadFailed`` when the file cannot be
+    ///   written or moved.
+    public func download(for request: HTTPRequest, to destination: @escaping DownloadDestination)
+        async throws(SluiceError) -> DownloadResponse
+    {
+        try await run { completion in
+            self.makeDownloadTask(request: request, resume: nil, destination: destination, completion: completion)
+        }
+    }
+
+    /// Continues a download from its resume data with a `Range` request; a server that ignores the
+    /// range (or whose resource changed) sends the whole body, and the file starts over.
+    ///
+    /// - Throws: As ``download(for:to:)``.
+    public func download(resumingWith resumeData: ResumeData, to destination: @escaping DownloadDestination)
+        async throws(SluiceError) -> DownloadResponse
+    {
+        var request = HTTPRequest(url: resumeData.url)
+        request.headers = (try? HTTPHeaders(validating: resumeData.headers)) ?? HTTPHeaders()
+        if let validator = resumeData.validator { try? request.headers.set(name: "If-Range", value: validator) }
+        return try await run { completion in
+            self.makeDownloadTask(request: request, resume: resumeData, destination: destination, completion: completion)
+        }
+    }
+
+    /// Starts `request` and returns when the response head has arrived, with the body as a stream of
+    /// chunks that pauses the transfer while the consumer is behind.
+    ///
+    /// - Throws: As ``data(for:)`` for failures before the head arrives; later failures end the stream.
+    public func bytes(for request: HTTPRequest) async throws(SluiceError) -> (ByteStream, HTTPResponse) {
+        let transferBox = Locked<Transfer?>(nil)
+        let buffer = StreamBuffer(
+            limit: configuration.streamBufferLimit,
+            resumeTransfer: { [engine] in
+                if let transfer = transferBox.withLock({ $0 }) { engine.submit(.continueStream(transfer)) }
+            },
+            cancelTransfer: { transferBox.withLock { $0 }?.task.cancel() })
+        let stream = ByteStream(buffer: buffer)
+        let head = Locked<(delivered: Bool, continuation: CheckedContinuation<Result<HTTPResponse, SluiceError>, Never>?)>((false, nil))
+        let deliver: @Sendable (Result<HTTPResponse, SluiceError>) -> Void = { result in
+            let continuation = head.withLock { state -> CheckedContinuation<Result<HTTPResponse, SluiceError>, Never>? in
+                guard !state.delivered else { return nil }
+                state.delivered = true
+                return state.continuation
+            }
+            continuation?.resume(returning: result)
+        }
+        let sink = StreamSink(buffer: buffer) { response in deliver(.success(response)) }
+        let task = makeTask(kind: .stream, request: request, sink: sink) { result in
+            switch result {
+            case .success: buffer.finish(nil)
+            case .failure(let error):
+                buffer.finish(error)
+                deliver(.failure(error))
+            }
+        }
+        transferBox.withLock { $0 = self.state.withLock { $0.transfers[task.id] } }
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                head.withLock { $0.continuation = continuation }
+                task.resume()
+                if Task.isCancelled { task.cancel() }
+            }
+        } onCancel: {
+            task.cancel()
+        }
+        return (stream, try result.get())
+    }
+
+    // MARK: Completion-handler API
+
+    /// A suspended data task; call ``SessionTask/resume()``. `completion` runs on the configuration's
+    /// completion queue.
+    public func dataTask(
+        with request: HTTPRequest, completion: @escaping @Sendable (Result<DataResponse, SluiceError>) -> Void
+    ) -> SessionTask {
+        let queue = configuration.completionQueue
+        return makeDataTask(kind: .data, request: request) { result in queue.async { completion(result) } }
+    }
+
+    /// A suspended upload task sending `body`; call ``SessionTask/resume()``.
+    public func uploadTask(
+        with request: HTTPRequest, from body: HTTPBody,
+        completion: @escaping @Sendable (Result<DataResponse, SluiceError>) -> Void
+    ) -> SessionTask {
+        var request = request
+        request.body = body
+        let queue = configuration.completionQueue
+        return makeDataTask(kind: .upload, request: request) { result in queue.async { completion(result) } }
+    }
+
+    /// A suspended download task; call ``SessionTask/resume()``.
+    public func downloadTask(
+        with request: HTTPRequest, to destination: @escaping DownloadDestination,
+        completion: @escaping @Sendable (Result<DownloadResponse, SluiceError>) -> Void
+    ) -> SessionTask {
+        let queue = configuration.completionQueue
+        return makeDownloadTask(request: request, resume: nil, destination: destination) { result in
+            queue.async { completion(result) }
+        }
+    }
+
+    /// Cancels a download task and keeps its partial file for ``download(resumingWith:to:)``.
+    /// Returns `nil` for other tasks, or when the response had not started.
+    public func cancel(_ task: SessionTask, producingResumeData: Bool) -> ResumeData? {
+        guard producingResumeData, task.kind == .download,
+            let transfer = state.withLock({ $0.transfers[task.id] }), let sink = transfer.sink as? FileSink
+        else {
+            task.cancel()
+            return nil
+        }
+        sink.keepsPartialFile = true
+        let response = task.response
+        let validator = response?.headers.first("ETag") ?? response?.headers.first("Last-Modified")
+        task.cancel()
+        return ResumeData(
+            url: task.currentRequest.url, headers: task.currentRequest.headers.dictionary,
+            partialFilePath: sink.path, validator: validator)
+    }
+
+    // MARK: Task controller
+
+    func resume(_ task: SessionTask) {
+        let start = task.mutable.withLock { state -> Bool? in
+            guard state.state == .suspended else { return nil }
+            state.state = .running
+            defer { state.startRequested = true }
+            return !state.startRequested
+        }
+        guard let start, let transfer = state.withLock({ $0.transfers[task.id] }) else { return }
+        if !engine.submit(start ? .start(transfer) : .resume(transfer)) {
+            transfer.completion(.failure(SluiceError(.sessionInvalidated, "the session was invalidated", request: task.currentRequest)))
+            return
+        }
+        notify(.sluiceTaskDidResume, task) { $0.taskDidResume(task) }
+    }
+
+    func suspend(_ task: SessionTask) {
+        let suspended = task.mutable.withLock { state -> Bool in
+            guard state.state == .running else { return false }
+            state.state = .suspended
+            return true
+        }
+        guard suspended, let transfer = state.withLock({ $0.transfers[task.id] }) else { return }
+        engine.submit(.suspend(transfer))
+        notify(.sluiceTaskDidSuspend, task) { $0.taskDidSuspend(task) }
+    }
+
+    func cancel(_ task: SessionTask) {
+        let started = task.mutable.withLock { state -> Bool? in
+            guard state.state != .completed, state.state != .canceling else { return nil }
+            state.state = .canceling
+            return state.startRequested
+        }
+        guard let started, let transfer = state.withLock({ $0.transfers[task.id] }) else { return }
+        let error = SluiceError(.cancelled, "the task was cancelled", request: task.currentRequest)
+        if started && engine.submit(.cancel(transfer, error)) { return }
+        transfer.completion(.failure(error))
+    }
+
+    // MARK: Building tasks
+
+    private func makeDataTask(
+        kind: SessionTask.Kind, request: HTTPRequest, completion: @escaping @Sendable (Result<DataResponse, SluiceError>) -> Void
+    ) -> SessionTask {
+        let sink = MemorySink()
+        return makeTask(kind: kind, request: request, sink: sink) { result in
+            completion(result.map { DataResponse(data: sink.data, response: $0.response, request: $0.request, metrics: $0.metrics) })
+        }
+    }
+
+    private func makeDownloadTask(
+        request: HTTPRequest, resume: ResumeData?, destination: @escaping DownloadDestination,
+        completion: @escaping @Sendable (Result<DownloadResponse, SluiceError>) -> Void
+    ) -> SessionTask {
+        let path: String
+        var offset: Int64 = 0
+        if let resume {
+            path = resume.partialFilePath
+            var info = stat()
+            if stat(path, &info) == 0 { offset = Int64(info.st_size) }
+        } else {
+            path = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-download-\(UUID().uuidString)").path
+        }
+        let sink = FileSink(path: path, resumeOffset: offset)
+        return makeTask(kind: .download, request: request, sink: sink) { result in
+            sink.closeFile()
+            switch result {
+            case .failure(let error):
+                if !sink.keepsPartialFile { unlink(path) }
+                completion(.failure(error))
+            case .success(let outcome):
+                do throws(SluiceError) {
+                    let target = destination(URL(fileURLWithPath: path), outcome.response)
+                    try Self.move(path, to: target)
+                    completion(.success(DownloadResponse(fileURL: target, response: outcome.response, request: outcome.request, metrics: outcome.metrics)))
+                } catch {
+                    unlink(path)
+                    completion(.failure(SluiceError(error.code, error.message, request: outcome.request, response: outcome.response)))
+                }
+            }
+        }
+    }
+
+    /// Moves a finished download into place: `rename` (atomic) on one file system, otherwise a copy
+    /// next to the target and then `rename`.
+    private static func move(_ path: String, to target: URL) throws(SluiceError) {
+        do {
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        } catch {
+            throw SluiceError(.downloadFailed, "cannot create \(target.deletingLastPathComponent().path): \(error)")
+        }
+        if rename(path, target.path) == 0 { return }
+        guard errno == EXDEV else {
+            throw SluiceError(.downloadFailed, "cannot move the download to \(target.path): \(String(cString: strerror(errno)))")
+        }
+        let staging = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).sluice-partial")
+        do {
+            try? FileManager.default.removeItem(at: staging)
+            try FileManager.default.copyItem(atPath: path, toPath: staging.path)
+        } catch {
+            throw SluiceError(.downloadFailed, "cannot copy the download to \(target.path): \(error)")
+        }
+        guard rename(staging.path, target.path) == 0 else {
+            unlink(staging.path)
+            throw SluiceError(.downloadFailed, "cannot move the download to \(target.path): \(String(cString: strerror(errno)))")
+        }
+        unlink(path)
+    }
+
+    private func makeTask(
+        kind: SessionTask.Kind, request: HTTPRequest, sink: any ResponseSink,
+        completion: @escaping @Sendable (Result<Transfer.Outcome, SluiceError>) -> Void
+    ) -> SessionTask {
+        let (id, invalidated) = state.withLock { state -> (Int, Bool) in
+            defer { state.nextID += 1 }
+            return (state.nextID, state.invalidated)
+        }
+        let task = SessionTask(id: id, kind: kind, request: request, controller: self)
+        let once = Locked(false)
+        let transfer = Transfer(task: task, request: request, configuration: configuration, sink: sink) { [weak self] result in
+            guard once.withLock({ done in defer { done = true }; return !done }) else { return }
+            self?.state.withLock { _ = $0.transfers.removeValue(forKey: task.id) }
+            let error = result.failure
+            let metrics = try? result.get().metrics
+            let continuations = task.mutable.withLock { state in
+                state.state = .completed
+                state.error = error
+                state.metrics = metrics ?? state.metrics
+                let continuations = Array(state.progressContinuations.values)
+                state.progressContinuations.removeAll()
+                return continuations
+            }
+            for continuation in continuations { continuation.finish() }
+            completion(result)
+            var userInfo: [String: any Sendable] = [:]
+            if let error { userInfo[Self.errorUserInfoKey] = error }
+            if let metrics { userInfo[Self.metricsUserInfoKey] = metrics }
+            self?.notify(.sluiceTaskDidComplete, task, userInfo: userInfo) {
+                $0.taskDidComplete(task, error: error, metrics: metrics)
+            }
+        }
+        if invalidated {
+            transfer.completion(.failure(SluiceError(.sessionInvalidated, "the session was invalidated", request: request)))
+        } else {
+            state.withLock { $0.transfers[id] = transfer }
+        }
+        return task
+    }
+
+    private func notify(
+        _ name: Notification.Name, _ task: SessionTask, userInfo: [String: any Sendable]? = nil,
+        monitor: (any EventMonitor) -> Void
+    ) {
+        for eventMonitor in eventMonitors { monitor(eventMonitor) }
+        NotificationCenter.default.post(name: name, object: task, userInfo: userInfo)
+    }
+
+    /// Runs a task to completion for the async API, cancelling it when the calling task is cancelled.
+    private func run<Value: Sendable>(
+        _ make: @escaping (@escaping @Sendable (Result<Value, SluiceError>) -> Void) -> SessionTask
+    ) async throws(SluiceError) -> Value {
+        let holder = Locked<SessionTask?>(nil)
+        let result: Result<Value, SluiceError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let task = make { continuation.resume(returning: $0) }
+                holder.withLock { $0 = task }
+                task.resume()
+                if Task.isCancelled { task.cancel() }
+            }
+        } onCancel: {
+            holder.withLock { $0 }?.cancel()
+        }
+        return try result.get()
+    }
+}
+
+extension Result {
+    fileprivate var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import SluiceCore
+
+/// One request in flight: data, upload, download or stream. Created suspended by the completion-handler
+/// API (call ``resume()``), or already running by the async API.
+///
+/// Every property may be read from any thread.
+public final class SessionTask: Sendable, Identifiable, CustomStringConvertible {
+    /// What the task does with the response body.
+    public enum Kind: String, Sendable {
+        /// The body is collected in memory.
+        case data
+        /// A request body is sent; the response body is collected in memory.
+        case upload
+        /// The body is written to a file.
+        case download
+        /// The body is delivered as it arrives through an asynchronous sequence.
+        case stream
+    }
+
+    /// Where a task is in its life.
+    public enum State: String, Sendable {
+        /// Created or suspended: not transferring.
+        case suspended
+        /// Transferring.
+        case running
+        /// Cancel was asked; completion follows.
+        case canceling
+        /// Finished, with a response or an error.
+        case completed
+    }
+
+    /// A number unique within its session.
+    public let id: Int
+    /// What the task does.
+    public let kind: Kind
+    /// The request as given.
+    public let originalRequest: HTTPRequest
+    /// Upload progress: total and completed request body bytes.
+    public let uploadProgress: Progress
+    /// Download progress: total (from `Content-Length`, when known) and completed response bytes.
+    public let downloadProgress: Progress
+
+    struct Mutable: Sendable {
+        var state: State = .suspended
+        var currentRequest: HTTPRequest
+        var response: HTTPResponse?
+        var error: SluiceError?
+        var metrics: TaskMetrics?
+        var progressContinuations: [UUID: AsyncStream<TransferProgress>.Continuation] = [:]
+        var startRequested = false
+    }
+    let mutable: Locked<Mutable>
+    let controller: any TaskController
+
+    init(id: Int, kind: Kind, request: HTTPRequest, controller: any TaskController) {
+        self.id = id
+        self.kind = kind
+        self.originalRequest = request
+        self.controller = controller
+        self.uploadProgress = Progress(totalUnitCount: -1)
+        self.downloadProgress = Progress(totalUnitCount: -1)
+        self.mutable = Locked(Mutable(currentRequest: request))
+    }
+
+    /// The request being sent now (after redirects).
+    public var currentRequest: HTTPRequest { mutable.withLock { $0.currentRequest } }
+    /// The response head, once it arrived.
+    public var response: HTTPResponse? { mutable.withLock { $0.response } }
+    /// The state.
+    public var state: State { mutable.withLock { $0.state } }
+    /// The error the task ended with, once completed with one.
+    public var error: SluiceError? { mutable.withLock { $0.error } }
+    /// The metrics, once completed.
+    public var metrics: TaskMetrics? { mutable.withLock { $0.metrics } }
+
+    /// Starts the task, or continues it after ``suspend()``. Does nothing once completed or cancelled.
+    public func resume() { controller.resume(self) }
+
+    /// Pauses the transfer (no bytes move) until ``resume()``. Timeouts keep counting.
+    public func suspend() { controller.suspend(self) }
+
+    /// Cancels the task: it completes with ``SluiceError/Code/cancelled``. Does nothing once completed.
+    public func cancel() { controller.cancel(self) }
+
+    /// Progress updates as they happen, ending when the task completes.
+    public var progressUpdates: AsyncStream<TransferProgress> {
+        let (stream, continuation) = AsyncStream.makeStream(of: TransferProgress.self, bufferingPolicy: .bufferingNewest(64))
+        let key = UUID()
+        let completed = mutable.withLock { state -> Bool in
+            if state.state == .completed { return true }
+            state.progressContinuations[key] = continuation
+            return false
+        }
+        if completed { continuation.finish() }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.mutable.withLock { $0.progressContinuations.removeValue(forKey: key) }
+        }
+        return stream
+    }
+
+    /// `kind #id METHOD url (state)`.
+    public var description: String { "\(kind) task #\(id) \(originalRequest) (\(state.rawValue))" }
+}
+
+/// One progress report: bytes sent and received so far, with the totals when known.
+public struct TransferProgress: Sendable, Hashable {
+    /// Request body bytes sent.
+    public let bytesSent: Int64
+    /// Request body bytes to send, or `nil` when unknown.
+    public let totalBytesToSend: Int64?
+    /// Response body bytes received.
+    public let bytesReceived: Int64
+    /// Response body bytes expected, or `nil` when unknown.
+    public let totalBytesExpected: Int64?
+
+    /// Received over expected, `0` when unknown.
+    public var fractionReceived: Double {
+        guard let total = totalBytesExpected, total > 0 else { return 0 }
+        return Double(bytesReceived) / Double(total)
+    }
+    /// Sent over total, `0` when unknown.
+    public var fractionSent: Double {
+        guard let total = totalBytesToSend, total > 0 else { return 0 }
+        return Double(bytesSent) / Double(total)
+    }
+}
+
+/// What a task asks its session to do.
+protocol TaskController: AnyObject, Sendable {
+    func resume(_ task: SessionTask)
+    func suspend(_ task: SessionTask)
+    func cancel(_ task: SessionTask)
+}

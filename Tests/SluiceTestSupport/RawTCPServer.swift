@@ -1,0 +1,105 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A loopback TCP server for failure cases real servers do not produce on demand: it answers every
+/// connection with fixed bytes and then closes it (or keeps it open without a word).
+///
+/// ```swift
+/// let server = try RawTCPServer(reply: .bytes(Data("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nshort".utf8)))
+/// defer { server.stop() }
+/// ```
+public final class RawTCPServer: @unchecked Sendable {
+    /// What the server does with a connection.
+    public enum Behavior: Sendable {
+        /// Reads the request head, writes these bytes, closes.
+        case bytes(Data)
+        /// Never accepts: connections wait in the listen backlog (TCP completes, nothing answers).
+        case neverAccept
+        /// Accepts and reads, and never answers.
+        case silent
+    }
+
+    /// The port it listens on, on 127.0.0.1.
+    public let port: Int
+    private let descriptor: Int32
+    private let behavior: Behavior
+    private let lock = NSLock()
+    private var stopped = false
+    private var connections: [Int32] = []
+
+    /// Starts listening on a free loopback port.
+    public init(reply behavior: Behavior) throws {
+        self.behavior = behavior
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw POSIXError(.EIO) }
+        var yes: Int32 = 1
+        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(descriptor, 64) == 0 else { close(descriptor); throw POSIXError(.EADDRINUSE) }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        withUnsafeMutablePointer(to: &address) {
+            _ = $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        self.descriptor = descriptor
+        port = Int(UInt16(bigEndian: address.sin_port))
+        if case .neverAccept = behavior { return }
+        let thread = Thread { [self] in serve() }
+        thread.start()
+    }
+
+    /// `http://127.0.0.1:<port>`.
+    public var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    /// Stops listening and closes every connection.
+    public func stop() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !stopped else { return }
+        stopped = true
+        shutdown(descriptor, Int32(SHUT_RDWR))
+        close(descriptor)
+        for connection in connections { shutdown(connection, Int32(SHUT_RDWR)); close(connection) }
+        connections.removeAll()
+    }
+
+    deinit { stop() }
+
+    private func serve() {
+        while true {
+            let connection = accept(descriptor, nil, nil)
+            guard connection >= 0 else { return }
+            lock.lock()
+            if stopped { lock.unlock(); close(connection); return }
+            connections.append(connection)
+            lock.unlock()
+            readHead(connection)
+            if case .bytes(let data) = behavior {
+                data.withUnsafeBytes { _ = send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                lock.lock()
+                connections.removeAll { $0 == connection }
+                lock.unlock()
+                shutdown(connection, Int32(SHUT_RDWR))
+                close(connection)
+            }
+        }
+    }
+
+    private func readHead(_ connection: Int32) {
+        var received = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !received.suffix(4).elementsEqual([13, 10, 13, 10]) {
+            let count = recv(connection, &buffer, buffer.count, 0)
+            if count <= 0 { return }
+            received += buffer[0..<count]
+        }
+    }
+}

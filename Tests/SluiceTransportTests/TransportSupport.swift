@@ -1,0 +1,42 @@
+import Foundation
+import SluiceConformance
+import SluiceCore
+import SluiceTestSupport
+import SluiceTransport
+
+/// Sessions and requests for the transport tests, against the servers of `Tools/testenv`.
+enum Transport {
+    /// A configuration that trusts the test CA.
+    static func configuration() throws -> SessionConfiguration {
+        var configuration = SessionConfiguration()
+        let servers = try TestEnvironment.requireServers()
+        if let caFile = servers.caFile {
+            configuration.tls.trustedCertificatesPEM = try Data(contentsOf: URL(fileURLWithPath: caFile))
+        }
+        configuration.completionQueue = DispatchQueue(label: "sluice.tests.completion")
+        return configuration
+    }
+
+    static func session(_ adjust: (inout SessionConfiguration) -> Void = { _ in }) throws -> SessionManager {
+        var configuration = try configuration()
+        adjust(&configuration)
+        return SessionManager(configuration: configuration)
+    }
+
+    static func request(_ server: ServerEnvironment.Server, _ path: String, method: HTTPMethod = .get) throws -> HTTPRequest {
+        let base = try TestEnvironment.url(for: server)
+        return HTTPRequest(url: URL(string: base.absoluteString + path)!, method: method)
+    }
+
+    /// The bytes nginx serves under `/files/`.
+    static func servedFile(_ name: String) throws -> Data {
+        let directory = try #require(TestEnvironment.requireServers().wwwDirectory)
+        return try Data(contentsOf: URL(fileURLWithPath: directory).appendingPathComponent("files/\(name)"))
+    }
+
+    static func json(_ data: Data) throws -> [String: Any] {
+        try #require(JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+}
+
+import Testing
