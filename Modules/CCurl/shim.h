@@ -2,7 +2,16 @@
 #ifndef SLUICE_CCURL_SHIM_H
 #define SLUICE_CCURL_SHIM_H
 
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <pthread.h>
 #include <curl/curl.h>
+
+/// Names the calling thread (at most 15 bytes show), so the engine thread is visible in tools.
+static inline void sluice_name_current_thread(const char *name) {
+    pthread_setname_np(pthread_self(), name);
+}
 
 typedef size_t (*sluice_curl_data_callback)(char *buffer, size_t size, size_t count, void *context);
 typedef int (*sluice_curl_xferinfo_callback)(void *context, curl_off_t dltotal, curl_off_t dlnow,

@@ -16,4 +16,12 @@ public struct ResumeData: Sendable, Codable, Hashable {
     public let partialFilePath: String
     /// `ETag` or `Last-Modified` of the response, sent as `If-Range` so a changed resource restarts.
     public let validator: String?
+
+    /// Creates resume data; normally ``SessionManager/cancel(_:producingResumeData:)`` makes it.
+    public init(url: URL, headers: [String: String], partialFilePath: String, validator: String?) {
+        self.url = url
+        self.headers = headers
+        self.partialFilePath = partialFilePath
+        self.validator = validator
+    }
 }

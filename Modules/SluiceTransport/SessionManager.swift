@@ -288,6 +288,11 @@ public final class SessionManager: Sendable, TaskController {
     /// Moves a finished download into place: `rename` (atomic) on one file system, otherwise a copy
     /// next to the target and then `rename`.
     private static func move(_ path: String, to target: URL) throws(SluiceError) {
+        var existing = stat()
+        if lstat(target.path, &existing) == 0, (existing.st_mode & S_IFMT) != S_IFREG {
+            // Never replace a directory, device, socket or link with a download.
+            throw SluiceError(.downloadFailed, "\(target.path) exists and is not a regular file")
+        }
         do {
             try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
         } catch {

@@ -178,6 +178,17 @@ nginx_locations() {
             root "$WWW_DIR";
         }
 
+        # The same files at 2 MB/s, for tests that act while a transfer runs.
+        location /slow/files/ {
+            alias "$WWW_DIR/files/";
+            limit_rate 2m;
+        }
+
+        # A redirect to itself, for redirect-loop tests.
+        location = /loop {
+            return 302 /loop;
+        }
+
         # Accepts a request body of any size with any method (POST, PUT, ...),
         # reads it completely (buffered in memory, or in a temporary file under
         # run/tmp/client_body that nginx deletes after the request), throws it

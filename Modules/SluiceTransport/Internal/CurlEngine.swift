@@ -62,6 +62,7 @@ final class CurlEngine: @unchecked Sendable {
     // MARK: The engine thread
 
     private func run() {
+        sluice_name_current_thread("sluice.curl-eng")
         var running: Int32 = 0
         var batch: [Command] = []
         while true {
