@@ -85,11 +85,12 @@ let package = Package(
             name: "SluiceTestSupport", dependencies: ["SluiceCore", "SluiceConformance"],
             path: "Tests/SluiceTestSupport"),
         tests("SluiceCoreTests", dependencies: ["SluiceCore", "SluiceConformance"]),
-        tests("SluiceTransportTests", dependencies: ["SluiceTransport"]),
+        tests("SluiceTransportTests", dependencies: ["SluiceTransport", "SluiceGzip"]),
         tests("SluiceRequestSerializationTests", dependencies: ["SluiceRequestSerialization"]),
         tests("SluiceMultipartTests", dependencies: ["SluiceMultipart"]),
         tests("SluiceReachabilityTests", dependencies: ["SluiceReachability"]),
         tests("SluicePluginTests", dependencies: ["SluiceGzip", "SluiceXML", "SluicePropertyList"]),
+        tests("SluiceGzipTests", dependencies: ["SluiceGzip", "SluiceConformance"]),
         tests("SluiceConformanceTests", dependencies: ["SluiceConformance"]),
     ]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import SluiceCore
+import SluiceGzip
 
 /// `core.content-codings`: the contract every content coding meets: decoding what it encoded gives
 /// the original bytes whatever the chunking, the output limit stops decoding with its error, and a
@@ -8,8 +9,8 @@ struct ContentCodingSuite: ConformanceSuite {
     let name = "core.content-codings"
     let summary = "content codings round-trip, honour output limits and refuse truncated input"
 
-    /// The codings checked. Default: Sluice's built-in `identity`.
-    var codings: [any ContentCoding] = [IdentityCoding()]
+    /// The codings checked. Default: `identity` and the gzip plugin's `gzip` and `deflate`.
+    var codings: [any ContentCoding] = [IdentityCoding(), GzipContentCoding(.gzip), GzipContentCoding(.deflate)]
 
     func run(in context: ConformanceContext) throws -> [CaseResult] {
         codings.flatMap(ContentCodingContract.check)
