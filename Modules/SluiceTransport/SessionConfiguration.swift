@@ -36,6 +36,11 @@ public struct SessionConfiguration: Sendable {
     public var handlesCookies = true
     /// A proxy such as `http://user:password@proxy.example:3128`, or `nil`. Default `nil`.
     public var proxyURL: URL?
+    /// A credential sent to every request's origin. Default `nil`.
+    public var credential: Credential?
+    /// Asked for a credential when a response is `401` and none was sent (or the one sent was
+    /// refused), at most once per task. Default `nil`.
+    public var authenticationChallengeHandler: AuthenticationChallengeHandler?
     /// What happens on a redirect. Default ``RedirectPolicy/follow(maximum:)`` with 16.
     public var redirectPolicy: RedirectPolicy = .follow()
     /// TLS settings. Default ``TLSConfiguration/default``.

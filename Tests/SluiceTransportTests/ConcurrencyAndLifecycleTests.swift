@@ -4,193 +4,195 @@ import SluiceTestSupport
 import SluiceTransport
 import Testing
 
-@Suite("Concurrency, cancellation and lifecycle", .serialized)
-struct ConcurrencyAndLifecycleTests {
-    @Test("1,000 tasks in flight over at most 100 connections all complete")
-    func thousandTasks() async throws {
-        let session = try Transport.session { $0.maximumConnectionsPerHost = 100 }
-        let request = try Transport.request(.http, "/status")
-        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-            for _ in 0..<1_000 { group.addTask { try await session.data(for: request).response.statusCode } }
-            return try await group.reduce(into: [Int]()) { $0.append($1) }
-        }
-        #expect(statuses.count == 1_000)
-        #expect(statuses.allSatisfy { $0 == 200 })
-    }
-
-    @Test("cancelling half of 200 slow tasks mid-flight: those end cancelled, the rest complete")
-    func cancelHalf() async throws {
-        let session = try Transport.session { $0.maximumConnectionsPerHost = 200 }
-        let request = try Transport.request(.httpbin, "/drip?duration=1&numbytes=4&delay=0")
-        let outcomes = Locked<[Int: Result<Int, SluiceError>]>([:])
-        let tasks = (0..<200).map { index in
-            session.dataTask(with: request) { result in
-                outcomes.withLock { $0[index] = result.map(\.data.count) }
+extension TransportSuites {
+    @Suite("Concurrency, cancellation and lifecycle", .serialized)
+    struct ConcurrencyAndLifecycleTests {
+        @Test("1,000 tasks in flight over at most 100 connections all complete")
+        func thousandTasks() async throws {
+            let session = try Transport.session { $0.maximumConnectionsPerHost = 100 }
+            let request = try Transport.request(.http, "/status")
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<1_000 { group.addTask { try await session.data(for: request).response.statusCode } }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
             }
+            #expect(statuses.count == 1_000)
+            #expect(statuses.allSatisfy { $0 == 200 })
         }
-        tasks.forEach { $0.resume() }
-        try await Task.sleep(for: .milliseconds(300))
-        for (index, task) in tasks.enumerated() where index.isMultiple(of: 2) { task.cancel() }
-        for _ in 0..<300 where outcomes.withLock({ $0.count }) < 200 { try await Task.sleep(for: .milliseconds(50)) }
-        let results = outcomes.withLock { $0 }
-        #expect(results.count == 200)
-        for (index, result) in results {
-            switch result {
-            case .success(let count):
-                #expect(!index.isMultiple(of: 2), "task \(index) should have been cancelled")
-                #expect(count == 4)
-            case .failure(let error):
-                #expect(index.isMultiple(of: 2), "task \(index) failed: \(error)")
-                #expect(error.code == .cancelled)
+
+        @Test("cancelling half of 200 slow tasks mid-flight: those end cancelled, the rest complete")
+        func cancelHalf() async throws {
+            let session = try Transport.session { $0.maximumConnectionsPerHost = 200 }
+            let request = try Transport.request(.httpbin, "/drip?duration=1&numbytes=4&delay=0")
+            let outcomes = Locked<[Int: Result<Int, SluiceError>]>([:])
+            let tasks = (0..<200).map { index in
+                session.dataTask(with: request) { result in
+                    outcomes.withLock { $0[index] = result.map(\.data.count) }
+                }
             }
-        }
-        #expect(tasks.allSatisfy { $0.state == .completed })
-    }
-
-    @Test("cancelling the calling Swift task cancels the transfer")
-    func swiftCancellation() async throws {
-        let session = try Transport.session()
-        let request = try Transport.request(.httpbin, "/delay/5")
-        let work = Task { try await session.data(for: request) }
-        try await Task.sleep(for: .milliseconds(200))
-        work.cancel()
-        let started = ContinuousClock.now
-        let result = await work.result
-        #expect(ContinuousClock.now - started < .seconds(2))
-        guard case .failure(let error) = result else {
-            Issue.record("the cancelled request succeeded")
-            return
-        }
-        #expect((error as? SluiceError)?.code == .cancelled)
-    }
-
-    @Test("progress reaches 1.0 for download and upload, with updates as it goes")
-    func progress() async throws {
-        let session = try Transport.session()
-        let download = session.dataTask(with: try Transport.request(.http, "/files/16m.bin")) { _ in }
-        let updates = download.progressUpdates
-        download.resume()
-        var seen = 0
-        var last: TransferProgress?
-        for await update in updates {
-            seen += 1
-            last = update
-        }
-        #expect(seen > 1)
-        #expect(last?.bytesReceived == 16 << 20)
-        #expect(download.downloadProgress.fractionCompleted == 1.0)
-
-        let body = Data(count: 4 << 20)
-        let finished = Locked(false)
-        let upload = session.uploadTask(with: try Transport.request(.http, "/upload", method: .post), from: .bytes(body)) { _ in
-            finished.withLock { $0 = true }
-        }
-        upload.resume()
-        for _ in 0..<200 where !finished.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(upload.uploadProgress.fractionCompleted == 1.0)
-        #expect(upload.uploadProgress.totalUnitCount == 4 << 20)
-    }
-
-    @Test("suspend pauses a transfer and resume finishes it; events and notifications report each step")
-    func suspendResume() async throws {
-        final class Recorder: EventMonitor {
-            let events = Locked<[String]>([])
-            func taskDidResume(_ task: SessionTask) { events.withLock { $0.append("resume") } }
-            func taskDidSuspend(_ task: SessionTask) { events.withLock { $0.append("suspend") } }
-            func taskDidComplete(_ task: SessionTask, error: SluiceError?, metrics: TaskMetrics?) {
-                events.withLock { $0.append(error == nil && metrics != nil ? "complete" : "failed") }
+            tasks.forEach { $0.resume() }
+            try await Task.sleep(for: .milliseconds(300))
+            for (index, task) in tasks.enumerated() where index.isMultiple(of: 2) { task.cancel() }
+            for _ in 0..<300 where outcomes.withLock({ $0.count }) < 200 { try await Task.sleep(for: .milliseconds(50)) }
+            let results = outcomes.withLock { $0 }
+            #expect(results.count == 200)
+            for (index, result) in results {
+                switch result {
+                case .success(let count):
+                    #expect(!index.isMultiple(of: 2), "task \(index) should have been cancelled")
+                    #expect(count == 4)
+                case .failure(let error):
+                    #expect(index.isMultiple(of: 2), "task \(index) failed: \(error)")
+                    #expect(error.code == .cancelled)
+                }
             }
+            #expect(tasks.allSatisfy { $0.state == .completed })
         }
-        let recorder = Recorder()
-        var configuration = try Transport.configuration()
-        configuration.streamBufferLimit = 1 << 20
-        let session = SessionManager(configuration: configuration, eventMonitors: [recorder])
-        let done = Locked<Result<DataResponse, SluiceError>?>(nil)
-        let notified = Locked(0)
-        let observer = NotificationCenter.default.addObserver(forName: .sluiceTaskDidComplete, object: nil, queue: nil) { note in
-            if note.userInfo?[SessionManager.metricsUserInfoKey] is TaskMetrics { notified.withLock { $0 += 1 } }
-        }
-        defer { NotificationCenter.default.removeObserver(observer) }
-        let task = session.dataTask(with: try Transport.request(.httpbin, "/drip?duration=1&numbytes=10&delay=0")) { result in
-            done.withLock { $0 = result }
-        }
-        #expect(task.state == .suspended)
-        task.resume()
-        #expect(task.state == .running)
-        try await Task.sleep(for: .milliseconds(300))
-        task.suspend()
-        #expect(task.state == .suspended)
-        try await Task.sleep(for: .milliseconds(1500))
-        #expect(done.withLock { $0 } == nil, "a suspended task must not complete")
-        task.resume()
-        for _ in 0..<200 where done.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(20)) }
-        #expect((try done.withLock { $0 }?.get())?.data.count == 10)
-        #expect(recorder.events.withLock { $0 } == ["resume", "suspend", "resume", "complete"])
-        #expect(notified.withLock { $0 } >= 1)
-    }
 
-    @Test("completion handlers run on the configured queue")
-    func completionQueue() async throws {
-        let queue = DispatchQueue(label: "sluice.tests.custom-queue")
-        let key = DispatchSpecificKey<Bool>()
-        queue.setSpecific(key: key, value: true)
-        let session = try Transport.session { $0.completionQueue = queue }
-        let onQueue = Locked<Bool?>(nil)
-        session.dataTask(with: try Transport.request(.http, "/status")) { _ in
-            onQueue.withLock { $0 = DispatchQueue.getSpecific(key: key) == true }
-        }.resume()
-        for _ in 0..<100 where onQueue.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(onQueue.withLock { $0 } == true)
-    }
-
-    @Test("a released session stops its engine thread; invalidated sessions refuse new tasks")
-    func release() async throws {
-        let before = Self.engineThreads()
-        do {
+        @Test("cancelling the calling Swift task cancels the transfer")
+        func swiftCancellation() async throws {
             let session = try Transport.session()
-            _ = try await session.data(for: Transport.request(.http, "/status"))
-            #expect(Self.engineThreads() == before + 1)
+            let request = try Transport.request(.httpbin, "/delay/5")
+            let work = Task { try await session.data(for: request) }
+            try await Task.sleep(for: .milliseconds(200))
+            work.cancel()
+            let started = ContinuousClock.now
+            let result = await work.result
+            #expect(ContinuousClock.now - started < .seconds(2))
+            guard case .failure(let error) = result else {
+                Issue.record("the cancelled request succeeded")
+                return
+            }
+            #expect((error as? SluiceError)?.code == .cancelled)
         }
-        for _ in 0..<100 where Self.engineThreads() > before { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(Self.engineThreads() == before)
 
-        let session = try Transport.session()
-        session.invalidate(cancelingTasks: true)
-        let error = await #expect(throws: SluiceError.self) {
-            try await session.data(for: Transport.request(.http, "/status"))
+        @Test("progress reaches 1.0 for download and upload, with updates as it goes")
+        func progress() async throws {
+            let session = try Transport.session()
+            let download = session.dataTask(with: try Transport.request(.http, "/files/16m.bin")) { _ in }
+            let updates = download.progressUpdates
+            download.resume()
+            var seen = 0
+            var last: TransferProgress?
+            for await update in updates {
+                seen += 1
+                last = update
+            }
+            #expect(seen > 1)
+            #expect(last?.bytesReceived == 16 << 20)
+            #expect(download.downloadProgress.fractionCompleted == 1.0)
+
+            let body = Data(count: 4 << 20)
+            let finished = Locked(false)
+            let upload = session.uploadTask(with: try Transport.request(.http, "/upload", method: .post), from: .bytes(body)) { _ in
+                finished.withLock { $0 = true }
+            }
+            upload.resume()
+            for _ in 0..<200 where !finished.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(upload.uploadProgress.fractionCompleted == 1.0)
+            #expect(upload.uploadProgress.totalUnitCount == 4 << 20)
         }
-        #expect(error?.code == .sessionInvalidated)
-    }
 
-    @Test("a cancelled download produces resume data; resuming fetches only the rest")
-    func resumeDownload() async throws {
-        let session = try Transport.session()
-        let unused = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("sluice-unused-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: unused) }
-        // nginx sends /slow/files/ at 2 MB/s, so the cancel lands mid-body.
-        let task = session.downloadTask(with: try Transport.request(.http, "/slow/files/16m.bin"), to: { _, _ in unused }) { _ in }
-        task.resume()
-        for _ in 0..<200 where task.downloadProgress.completedUnitCount < 1 << 20 { try await Task.sleep(for: .milliseconds(5)) }
-        let slowResumeData = try #require(session.cancel(task, producingResumeData: true))
-        // The same file at full speed for the rest.
-        let resumeData = ResumeData(
-            url: try Transport.request(.http, "/files/16m.bin").url, headers: slowResumeData.headers,
-            partialFilePath: slowResumeData.partialFilePath, validator: slowResumeData.validator)
-        for _ in 0..<100 where task.state != .completed { try await Task.sleep(for: .milliseconds(10)) }
-        let partial = try FileManager.default.attributesOfItem(atPath: resumeData.partialFilePath)[.size] as? Int ?? 0
-        #expect(partial > 0)
-        let target = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("sluice-resumed-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: target) }
-        let resumed = try await session.download(resumingWith: resumeData) { _, _ in target }
-        #expect(resumed.response.statusCode == 206)
-        #expect(resumed.metrics.transactions.first?.bytesReceived == Int64(16 << 20 - partial))
-        #expect(try Data(contentsOf: target) == (try Transport.servedFile("16m.bin")))
-    }
+        @Test("suspend pauses a transfer and resume finishes it; events and notifications report each step")
+        func suspendResume() async throws {
+            final class Recorder: EventMonitor {
+                let events = Locked<[String]>([])
+                func taskDidResume(_ task: SessionTask) { events.withLock { $0.append("resume") } }
+                func taskDidSuspend(_ task: SessionTask) { events.withLock { $0.append("suspend") } }
+                func taskDidComplete(_ task: SessionTask, error: SluiceError?, metrics: TaskMetrics?) {
+                    events.withLock { $0.append(error == nil && metrics != nil ? "complete" : "failed") }
+                }
+            }
+            let recorder = Recorder()
+            var configuration = try Transport.configuration()
+            configuration.streamBufferLimit = 1 << 20
+            let session = SessionManager(configuration: configuration, eventMonitors: [recorder])
+            let done = Locked<Result<DataResponse, SluiceError>?>(nil)
+            let notified = Locked(0)
+            let observer = NotificationCenter.default.addObserver(forName: .sluiceTaskDidComplete, object: nil, queue: nil) { note in
+                if note.userInfo?[SessionManager.metricsUserInfoKey] is TaskMetrics { notified.withLock { $0 += 1 } }
+            }
+            defer { NotificationCenter.default.removeObserver(observer) }
+            let task = session.dataTask(with: try Transport.request(.httpbin, "/drip?duration=1&numbytes=10&delay=0")) { result in
+                done.withLock { $0 = result }
+            }
+            #expect(task.state == .suspended)
+            task.resume()
+            #expect(task.state == .running)
+            try await Task.sleep(for: .milliseconds(300))
+            task.suspend()
+            #expect(task.state == .suspended)
+            try await Task.sleep(for: .milliseconds(1500))
+            #expect(done.withLock { $0 } == nil, "a suspended task must not complete")
+            task.resume()
+            for _ in 0..<200 where done.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(20)) }
+            #expect((try done.withLock { $0 }?.get())?.data.count == 10)
+            #expect(recorder.events.withLock { $0 } == ["resume", "suspend", "resume", "complete"])
+            #expect(notified.withLock { $0 } >= 1)
+        }
 
-    static func engineThreads() -> Int {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-        return tasks.filter { id in
-            (try? String(contentsOfFile: "/proc/self/task/\(id)/comm", encoding: .utf8))?.hasPrefix("sluice.curl-eng") == true
-        }.count
+        @Test("completion handlers run on the configured queue")
+        func completionQueue() async throws {
+            let queue = DispatchQueue(label: "sluice.tests.custom-queue")
+            let key = DispatchSpecificKey<Bool>()
+            queue.setSpecific(key: key, value: true)
+            let session = try Transport.session { $0.completionQueue = queue }
+            let onQueue = Locked<Bool?>(nil)
+            session.dataTask(with: try Transport.request(.http, "/status")) { _ in
+                onQueue.withLock { $0 = DispatchQueue.getSpecific(key: key) == true }
+            }.resume()
+            for _ in 0..<100 where onQueue.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(onQueue.withLock { $0 } == true)
+        }
+
+        @Test("a released session stops its engine thread; invalidated sessions refuse new tasks")
+        func release() async throws {
+            let before = Self.engineThreads()
+            do {
+                let session = try Transport.session()
+                _ = try await session.data(for: Transport.request(.http, "/status"))
+                #expect(Self.engineThreads() == before + 1)
+            }
+            for _ in 0..<100 where Self.engineThreads() > before { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(Self.engineThreads() == before)
+
+            let session = try Transport.session()
+            session.invalidate(cancelingTasks: true)
+            let error = await #expect(throws: SluiceError.self) {
+                try await session.data(for: Transport.request(.http, "/status"))
+            }
+            #expect(error?.code == .sessionInvalidated)
+        }
+
+        @Test("a cancelled download produces resume data; resuming fetches only the rest")
+        func resumeDownload() async throws {
+            let session = try Transport.session()
+            let unused = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("sluice-unused-\(UUID())")
+            defer { try? FileManager.default.removeItem(at: unused) }
+            // nginx sends /slow/files/ at 2 MB/s, so the cancel lands mid-body.
+            let task = session.downloadTask(with: try Transport.request(.http, "/slow/files/16m.bin"), to: { _, _ in unused }) { _ in }
+            task.resume()
+            for _ in 0..<200 where task.downloadProgress.completedUnitCount < 1 << 20 { try await Task.sleep(for: .milliseconds(5)) }
+            let slowResumeData = try #require(session.cancel(task, producingResumeData: true))
+            // The same file at full speed for the rest.
+            let resumeData = ResumeData(
+                url: try Transport.request(.http, "/files/16m.bin").url, headers: slowResumeData.headers,
+                partialFilePath: slowResumeData.partialFilePath, validator: slowResumeData.validator)
+            for _ in 0..<100 where task.state != .completed { try await Task.sleep(for: .milliseconds(10)) }
+            let partial = try FileManager.default.attributesOfItem(atPath: resumeData.partialFilePath)[.size] as? Int ?? 0
+            #expect(partial > 0)
+            let target = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("sluice-resumed-\(UUID())")
+            defer { try? FileManager.default.removeItem(at: target) }
+            let resumed = try await session.download(resumingWith: resumeData) { _, _ in target }
+            #expect(resumed.response.statusCode == 206)
+            #expect(resumed.metrics.transactions.first?.bytesReceived == Int64(16 << 20 - partial))
+            #expect(try Data(contentsOf: target) == (try Transport.servedFile("16m.bin")))
+        }
+
+        static func engineThreads() -> Int {
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+            return tasks.filter { id in
+                (try? String(contentsOfFile: "/proc/self/task/\(id)/comm", encoding: .utf8))?.hasPrefix("sluice.curl-eng") == true
+            }.count
+        }
     }
 }

@@ -4,116 +4,118 @@ import SluiceTestSupport
 import SluiceTransport
 import Testing
 
-@Suite("Redirects", .serialized)
-struct RedirectTests {
-    @Test("follows relative and absolute redirects, one transaction per hop")
-    func follows() async throws {
-        let session = try Transport.session()
-        let result = try await session.data(for: Transport.request(.httpbin, "/redirect/3"))
-        #expect(result.response.statusCode == 200)
-        #expect(result.request.url.path == "/get")
-        #expect(result.metrics.redirectCount == 3)
-        #expect(result.metrics.transactions.map(\.statusCode) == [302, 302, 302, 200])
-        let absolute = try await session.data(for: Transport.request(.httpbin, "/absolute-redirect/2"))
-        #expect(absolute.request.url.path == "/get")
-    }
-
-    @Test("303, and 301/302 after POST, switch to GET without a body; 307 keeps method and body", arguments: [
-        (303, "POST", "GET"), (302, "POST", "GET"), (301, "POST", "GET"), (307, "POST", "POST"), (308, "PUT", "PUT"),
-        (302, "PUT", "PUT"),
-    ])
-    func methodRules(status: Int, method: String, expected: String) async throws {
-        let session = try Transport.session()
-        let base = try TestEnvironment.url(for: .httpbin)
-        let target = "\(base.absoluteString)/anything"
-        var request = try Transport.request(
-            .httpbin, "/redirect-to?url=\(target)&status_code=\(status)", method: HTTPMethod(rawValue: method))
-        try request.headers.set(name: "Content-Type", value: "text/plain")
-        request.body = .bytes(Data("payload".utf8))
-        let result = try await session.data(for: request)
-        let echo = try Transport.json(result.data)
-        #expect(echo["method"] as? String == expected)
-        #expect((echo["data"] as? String) == (expected == "GET" ? "" : "payload"))
-    }
-
-    @Test("credentials and cookies are dropped when a redirect leaves the origin, kept within it")
-    func crossOriginHeaders() async throws {
-        let session = try Transport.session()
-        let base = try TestEnvironment.url(for: .httpbin)
-        let otherOrigin = "http://localhost:\(base.port!)/headers"
-        var request = try Transport.request(.httpbin, "/redirect-to?url=\(otherOrigin)")
-        try request.headers.set(name: "Authorization", value: "Bearer secret")
-        try request.headers.set(name: "Cookie", value: "session=1")
-        try request.headers.set(name: "X-Kept", value: "yes")
-        let crossed = try Transport.json(try await session.data(for: request).data)["headers"] as? [String: String]
-        #expect(crossed?["Authorization"] == nil)
-        #expect(crossed?["Cookie"] == nil)
-        #expect(crossed?["X-Kept"] == "yes")
-
-        request.url = URL(string: "\(base.absoluteString)/redirect-to?url=/headers")!
-        let same = try Transport.json(try await session.data(for: request).data)["headers"] as? [String: String]
-        #expect(same?["Authorization"] == "Bearer secret")
-    }
-
-    @Test("too many redirects is its own error, carrying the last redirect")
-    func tooMany() async throws {
-        let session = try Transport.session { $0.redirectPolicy = .follow(maximum: 2) }
-        let error = await #expect(throws: SluiceError.self) {
-            try await session.data(for: Transport.request(.httpbin, "/redirect/5"))
+extension TransportSuites {
+    @Suite("Redirects", .serialized)
+    struct RedirectTests {
+        @Test("follows relative and absolute redirects, one transaction per hop")
+        func follows() async throws {
+            let session = try Transport.session()
+            let result = try await session.data(for: Transport.request(.httpbin, "/redirect/3"))
+            #expect(result.response.statusCode == 200)
+            #expect(result.request.url.path == "/get")
+            #expect(result.metrics.redirectCount == 3)
+            #expect(result.metrics.transactions.map(\.statusCode) == [302, 302, 302, 200])
+            let absolute = try await session.data(for: Transport.request(.httpbin, "/absolute-redirect/2"))
+            #expect(absolute.request.url.path == "/get")
         }
-        #expect(error?.code == .tooManyRedirects)
-        #expect(error?.response?.statusCode == 302)
-    }
 
-    @Test("refusing delivers the redirect response itself")
-    func refuse() async throws {
-        let session = try Transport.session { $0.redirectPolicy = .refuse }
-        let result = try await session.data(for: Transport.request(.httpbin, "/redirect/1"))
-        #expect(result.response.statusCode == 302)
-        #expect(result.response.headers["Location"] == "/get")
-    }
+        @Test("303, and 301/302 after POST, switch to GET without a body; 307 keeps method and body", arguments: [
+            (303, "POST", "GET"), (302, "POST", "GET"), (301, "POST", "GET"), (307, "POST", "POST"), (308, "PUT", "PUT"),
+            (302, "PUT", "PUT"),
+        ])
+        func methodRules(status: Int, method: String, expected: String) async throws {
+            let session = try Transport.session()
+            let base = try TestEnvironment.url(for: .httpbin)
+            let target = "\(base.absoluteString)/anything"
+            var request = try Transport.request(
+                .httpbin, "/redirect-to?url=\(target)&status_code=\(status)", method: HTTPMethod(rawValue: method))
+            try request.headers.set(name: "Content-Type", value: "text/plain")
+            request.body = .bytes(Data("payload".utf8))
+            let result = try await session.data(for: request)
+            let echo = try Transport.json(result.data)
+            #expect(echo["method"] as? String == expected)
+            #expect((echo["data"] as? String) == (expected == "GET" ? "" : "payload"))
+        }
 
-    @Test("a per-redirect closure can change the next request or stop")
-    func decide() async throws {
-        let seen = Locked<[Int]>([])
-        let session = try Transport.session {
-            $0.redirectPolicy = .decide { next, response in
-                seen.withLock { $0.append(response.statusCode) }
-                var next = next
-                try? next.headers.set(name: "X-Redirected", value: "1")
-                return next
+        @Test("credentials and cookies are dropped when a redirect leaves the origin, kept within it")
+        func crossOriginHeaders() async throws {
+            let session = try Transport.session()
+            let base = try TestEnvironment.url(for: .httpbin)
+            let otherOrigin = "http://localhost:\(base.port!)/headers"
+            var request = try Transport.request(.httpbin, "/redirect-to?url=\(otherOrigin)")
+            try request.headers.set(name: "Authorization", value: "Bearer secret")
+            try request.headers.set(name: "Cookie", value: "session=1")
+            try request.headers.set(name: "X-Kept", value: "yes")
+            let crossed = try Transport.json(try await session.data(for: request).data)["headers"] as? [String: String]
+            #expect(crossed?["Authorization"] == nil)
+            #expect(crossed?["Cookie"] == nil)
+            #expect(crossed?["X-Kept"] == "yes")
+
+            request.url = URL(string: "\(base.absoluteString)/redirect-to?url=/headers")!
+            let same = try Transport.json(try await session.data(for: request).data)["headers"] as? [String: String]
+            #expect(same?["Authorization"] == "Bearer secret")
+        }
+
+        @Test("too many redirects is its own error, carrying the last redirect")
+        func tooMany() async throws {
+            let session = try Transport.session { $0.redirectPolicy = .follow(maximum: 2) }
+            let error = await #expect(throws: SluiceError.self) {
+                try await session.data(for: Transport.request(.httpbin, "/redirect/5"))
             }
+            #expect(error?.code == .tooManyRedirects)
+            #expect(error?.response?.statusCode == 302)
         }
-        let result = try await session.data(for: Transport.request(.httpbin, "/redirect-to?url=/headers"))
-        #expect((try Transport.json(result.data)["headers"] as? [String: String])?["X-Redirected"] == "1")
-        #expect(seen.withLock { $0 } == [302])
 
-        let stopping = try Transport.session { $0.redirectPolicy = .decide { _, _ in nil } }
-        let stopped = try await stopping.data(for: Transport.request(.httpbin, "/redirect/2"))
-        #expect(stopped.response.statusCode == 302)
-    }
-
-    @Test("a redirect loop ends with too many redirects")
-    func loop() async throws {
-        let session = try Transport.session()
-        let error = await #expect(throws: SluiceError.self) {
-            try await session.data(for: Transport.request(.http, "/loop"))
+        @Test("refusing delivers the redirect response itself")
+        func refuse() async throws {
+            let session = try Transport.session { $0.redirectPolicy = .refuse }
+            let result = try await session.data(for: Transport.request(.httpbin, "/redirect/1"))
+            #expect(result.response.statusCode == 302)
+            #expect(result.response.headers["Location"] == "/get")
         }
-        #expect(error?.code == .tooManyRedirects)
-        #expect(error?.request?.url.path == "/loop")
-    }
 
-    @Test("a download never replaces something that is not a regular file")
-    func downloadTargetSafety() async throws {
-        let session = try Transport.session()
-        let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("sluice-target-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let error = await #expect(throws: SluiceError.self) {
-            try await session.download(for: Transport.request(.http, "/files/1k.bin")) { _, _ in directory }
+        @Test("a per-redirect closure can change the next request or stop")
+        func decide() async throws {
+            let seen = Locked<[Int]>([])
+            let session = try Transport.session {
+                $0.redirectPolicy = .decide { next, response in
+                    seen.withLock { $0.append(response.statusCode) }
+                    var next = next
+                    try? next.headers.set(name: "X-Redirected", value: "1")
+                    return next
+                }
+            }
+            let result = try await session.data(for: Transport.request(.httpbin, "/redirect-to?url=/headers"))
+            #expect((try Transport.json(result.data)["headers"] as? [String: String])?["X-Redirected"] == "1")
+            #expect(seen.withLock { $0 } == [302])
+
+            let stopping = try Transport.session { $0.redirectPolicy = .decide { _, _ in nil } }
+            let stopped = try await stopping.data(for: Transport.request(.httpbin, "/redirect/2"))
+            #expect(stopped.response.statusCode == 302)
         }
-        #expect(error?.code == .downloadFailed)
-        var isDirectory: ObjCBool = false
-        #expect(FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) && isDirectory.boolValue)
+
+        @Test("a redirect loop ends with too many redirects")
+        func loop() async throws {
+            let session = try Transport.session()
+            let error = await #expect(throws: SluiceError.self) {
+                try await session.data(for: Transport.request(.http, "/loop"))
+            }
+            #expect(error?.code == .tooManyRedirects)
+            #expect(error?.request?.url.path == "/loop")
+        }
+
+        @Test("a download never replaces something that is not a regular file")
+        func downloadTargetSafety() async throws {
+            let session = try Transport.session()
+            let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("sluice-target-\(UUID())")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let error = await #expect(throws: SluiceError.self) {
+                try await session.download(for: Transport.request(.http, "/files/1k.bin")) { _, _ in directory }
+            }
+            #expect(error?.code == .downloadFailed)
+            var isDirectory: ObjCBool = false
+            #expect(FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) && isDirectory.boolValue)
+        }
     }
 }

@@ -4,176 +4,178 @@ import SluiceTestSupport
 import SluiceTransport
 import Testing
 
-@Suite("SessionManager against real servers", .serialized)
-struct SessionManagerTests {
-    @Test("GET over HTTP/1.1: body, status, headers and metrics")
-    func plainGET() async throws {
-        let session = try Transport.session()
-        let result = try await session.data(for: Transport.request(.http, "/files/small.txt"))
-        #expect(result.response.statusCode == 200)
-        #expect(String(decoding: result.data, as: UTF8.self) == "Hello from Sluice\n")
-        #expect(result.response.httpVersion == .http1_1)
-        #expect(result.response.headers["Content-Length"] == "18")
-        let transaction = try #require(result.metrics.transactions.first)
-        #expect(transaction.statusCode == 200)
-        #expect(transaction.bytesReceived == 18)
-        #expect(transaction.remoteAddress == "127.0.0.1")
-        #expect(transaction.total > 0)
-    }
-
-    @Test("HTTPS negotiates HTTP/2 with the test CA, and fails as a TLS error without it")
-    func https() async throws {
-        let session = try Transport.session()
-        let result = try await session.data(for: Transport.request(.https, "/files/1k.bin"))
-        #expect(result.response.httpVersion == .http2)
-        #expect(result.data == (try Transport.servedFile("1k.bin")))
-        #expect((result.metrics.transactions.first?.tlsHandshake ?? 0) > 0)
-
-        let untrusting = SessionManager()
-        let error = await #expect(throws: SluiceError.self) {
-            try await untrusting.data(for: Transport.request(.https, "/status"))
+extension TransportSuites {
+    @Suite("SessionManager against real servers", .serialized)
+    struct SessionManagerTests {
+        @Test("GET over HTTP/1.1: body, status, headers and metrics")
+        func plainGET() async throws {
+            let session = try Transport.session()
+            let result = try await session.data(for: Transport.request(.http, "/files/small.txt"))
+            #expect(result.response.statusCode == 200)
+            #expect(String(decoding: result.data, as: UTF8.self) == "Hello from Sluice\n")
+            #expect(result.response.httpVersion == .http1_1)
+            #expect(result.response.headers["Content-Length"] == "18")
+            let transaction = try #require(result.metrics.transactions.first)
+            #expect(transaction.statusCode == 200)
+            #expect(transaction.bytesReceived == 18)
+            #expect(transaction.remoteAddress == "127.0.0.1")
+            #expect(transaction.total > 0)
         }
-        #expect(error?.code == .tlsFailed)
-        #expect(error?.library?.library == "libcurl")
-    }
 
-    @Test("HTTP error statuses are responses, not errors")
-    func errorStatus() async throws {
-        let session = try Transport.session()
-        let result = try await session.data(for: Transport.request(.httpbin, "/status/418"))
-        #expect(result.response.statusCode == 418)
-    }
+        @Test("HTTPS negotiates HTTP/2 with the test CA, and fails as a TLS error without it")
+        func https() async throws {
+            let session = try Transport.session()
+            let result = try await session.data(for: Transport.request(.https, "/files/1k.bin"))
+            #expect(result.response.httpVersion == .http2)
+            #expect(result.data == (try Transport.servedFile("1k.bin")))
+            #expect((result.metrics.transactions.first?.tlsHandshake ?? 0) > 0)
 
-    @Test("uploads bytes, a file and a stream of unknown length; httpbin echoes them")
-    func uploads() async throws {
-        let session = try Transport.session()
-        var request = try Transport.request(.httpbin, "/post", method: .post)
-        try request.headers.set(name: "Content-Type", value: "application/octet-stream")
-        let bytes = Data((0..<100_000).map { UInt8($0 % 256) })
+            let untrusting = SessionManager()
+            let error = await #expect(throws: SluiceError.self) {
+                try await untrusting.data(for: Transport.request(.https, "/status"))
+            }
+            #expect(error?.code == .tlsFailed)
+            #expect(error?.library?.library == "libcurl")
+        }
 
-        let fromBytes = try await session.upload(for: request, from: .bytes(bytes))
-        let echoed = try Transport.json(fromBytes.data)
-        #expect((echoed["data"] as? String)?.hasPrefix("data:application/octet-stream;base64,") == true)
-        #expect((try Transport.json(fromBytes.data)["headers"] as? [String: String])?["Content-Length"] == "100000")
+        @Test("HTTP error statuses are responses, not errors")
+        func errorStatus() async throws {
+            let session = try Transport.session()
+            let result = try await session.data(for: Transport.request(.httpbin, "/status/418"))
+            #expect(result.response.statusCode == 418)
+        }
 
-        let path = NSTemporaryDirectory() + "sluice-upload-\(UUID())"
-        try bytes.write(to: URL(fileURLWithPath: path))
-        defer { unlink(path) }
-        var put = try Transport.request(.http, "/upload", method: .put)
-        put.body = .file(path: path)
-        let fromFile = try await session.data(for: put)
-        #expect(try Transport.json(fromFile.data)["received"] as? Int == 100_000)
+        @Test("uploads bytes, a file and a stream of unknown length; httpbin echoes them")
+        func uploads() async throws {
+            let session = try Transport.session()
+            var request = try Transport.request(.httpbin, "/post", method: .post)
+            try request.headers.set(name: "Content-Type", value: "application/octet-stream")
+            let bytes = Data((0..<100_000).map { UInt8($0 % 256) })
 
-        final class Chunks: BodyStream {
-            let remaining = Locked(5)
-            var contentLength: Int64? { nil }
-            func read(into buffer: UnsafeMutableRawBufferPointer) throws(SluiceError) -> Int {
-                remaining.withLock { remaining in
-                    guard remaining > 0 else { return 0 }
-                    remaining -= 1
-                    let chunk = Array("chunk\(remaining);".utf8)
-                    buffer.copyBytes(from: chunk)
-                    return chunk.count
+            let fromBytes = try await session.upload(for: request, from: .bytes(bytes))
+            let echoed = try Transport.json(fromBytes.data)
+            #expect((echoed["data"] as? String)?.hasPrefix("data:application/octet-stream;base64,") == true)
+            #expect((try Transport.json(fromBytes.data)["headers"] as? [String: String])?["Content-Length"] == "100000")
+
+            let path = NSTemporaryDirectory() + "sluice-upload-\(UUID())"
+            try bytes.write(to: URL(fileURLWithPath: path))
+            defer { unlink(path) }
+            var put = try Transport.request(.http, "/upload", method: .put)
+            put.body = .file(path: path)
+            let fromFile = try await session.data(for: put)
+            #expect(try Transport.json(fromFile.data)["received"] as? Int == 100_000)
+
+            final class Chunks: BodyStream {
+                let remaining = Locked(5)
+                var contentLength: Int64? { nil }
+                func read(into buffer: UnsafeMutableRawBufferPointer) throws(SluiceError) -> Int {
+                    remaining.withLock { remaining in
+                        guard remaining > 0 else { return 0 }
+                        remaining -= 1
+                        let chunk = Array("chunk\(remaining);".utf8)
+                        buffer.copyBytes(from: chunk)
+                        return chunk.count
+                    }
                 }
             }
+            var chunked = try Transport.request(.httpbin, "/post", method: .post)
+            try chunked.headers.set(name: "Content-Type", value: "text/plain")
+            let streamed = try await session.upload(for: chunked, from: .stream(Chunks()))
+            #expect(try Transport.json(streamed.data)["data"] as? String == "chunk4;chunk3;chunk2;chunk1;chunk0;")
         }
-        var chunked = try Transport.request(.httpbin, "/post", method: .post)
-        try chunked.headers.set(name: "Content-Type", value: "text/plain")
-        let streamed = try await session.upload(for: chunked, from: .stream(Chunks()))
-        #expect(try Transport.json(streamed.data)["data"] as? String == "chunk4;chunk3;chunk2;chunk1;chunk0;")
-    }
 
-    @Test("a body stream shorter than it declared fails the upload with that error")
-    func shortStream() async throws {
-        final class Short: BodyStream {
-            let sent = Locked(false)
-            var contentLength: Int64? { 1000 }
-            func read(into buffer: UnsafeMutableRawBufferPointer) throws(SluiceError) -> Int {
-                sent.withLock { sent in
-                    if sent { return 0 }
-                    sent = true
-                    buffer[0] = 65
-                    return 1
+        @Test("a body stream shorter than it declared fails the upload with that error")
+        func shortStream() async throws {
+            final class Short: BodyStream {
+                let sent = Locked(false)
+                var contentLength: Int64? { 1000 }
+                func read(into buffer: UnsafeMutableRawBufferPointer) throws(SluiceError) -> Int {
+                    sent.withLock { sent in
+                        if sent { return 0 }
+                        sent = true
+                        buffer[0] = 65
+                        return 1
+                    }
                 }
             }
+            let session = try Transport.session()
+            let error = await #expect(throws: SluiceError.self) {
+                try await session.upload(for: Transport.request(.http, "/upload", method: .post), from: .stream(Short()))
+            }
+            #expect(error?.code == .bodyLengthMismatch)
         }
-        let session = try Transport.session()
-        let error = await #expect(throws: SluiceError.self) {
-            try await session.upload(for: Transport.request(.http, "/upload", method: .post), from: .stream(Short()))
-        }
-        #expect(error?.code == .bodyLengthMismatch)
-    }
 
-    @Test("downloads to a file moved into place; the bytes match what nginx serves")
-    func download() async throws {
-        let session = try Transport.session()
-        let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("sluice-dl-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let target = directory.appendingPathComponent("nested/16m.bin")
-        let result = try await session.download(for: Transport.request(.https, "/files/16m.bin")) { temporary, response in
+        @Test("downloads to a file moved into place; the bytes match what nginx serves")
+        func download() async throws {
+            let session = try Transport.session()
+            let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("sluice-dl-\(UUID())")
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let target = directory.appendingPathComponent("nested/16m.bin")
+            let result = try await session.download(for: Transport.request(.https, "/files/16m.bin")) { temporary, response in
+                #expect(response.statusCode == 200)
+                #expect(FileManager.default.fileExists(atPath: temporary.path))
+                return target
+            }
+            #expect(result.fileURL == target)
+            #expect(try Data(contentsOf: target) == (try Transport.servedFile("16m.bin")))
+            #expect(result.metrics.transactions.first?.bytesReceived == 16 << 20)
+        }
+
+        @Test("a failed download leaves no partial file")
+        func failedDownload() async throws {
+            let server = try RawTCPServer(reply: .bytes(Data("HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\nonly this".utf8)))
+            defer { server.stop() }
+            let session = try Transport.session()
+            let before = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("sluice-download-") }
+            let error = await #expect(throws: SluiceError.self) {
+                try await session.download(for: HTTPRequest(url: server.url.appendingPathComponent("x"))) { _, _ in
+                    URL(fileURLWithPath: "/tmp/never")
+                }
+            }
+            #expect(error?.code == .connectionLost)
+            let after = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("sluice-download-") }
+            #expect(Set(after) == Set(before))
+        }
+
+        @Test("a connection closed mid-body is connectionLost with the bytes received, no hang")
+        func serverDiesMidBody() async throws {
+            let server = try RawTCPServer(reply: .bytes(Data("HTTP/1.1 200 OK\r\nContent-Length: 1000000\r\nContent-Type: text/plain\r\n\r\npartial body".utf8)))
+            defer { server.stop() }
+            let session = try Transport.session()
+            let error = await #expect(throws: SluiceError.self) {
+                try await session.data(for: HTTPRequest(url: server.url.appendingPathComponent("x")))
+            }
+            #expect(error?.code == .connectionLost)
+            #expect(error?.response?.statusCode == 200)
+            #expect(error?.body == Data("partial body".utf8))
+            #expect(error?.library?.code == 18)  // CURLE_PARTIAL_FILE
+        }
+
+        @Test("streams a body in chunks with back-pressure while the consumer is slow")
+        func streaming() async throws {
+            let session = try Transport.session { $0.streamBufferLimit = 64 * 1024 }
+            let (stream, response) = try await session.bytes(for: Transport.request(.http, "/files/16m.bin"))
             #expect(response.statusCode == 200)
-            #expect(FileManager.default.fileExists(atPath: temporary.path))
-            return target
-        }
-        #expect(result.fileURL == target)
-        #expect(try Data(contentsOf: target) == (try Transport.servedFile("16m.bin")))
-        #expect(result.metrics.transactions.first?.bytesReceived == 16 << 20)
-    }
-
-    @Test("a failed download leaves no partial file")
-    func failedDownload() async throws {
-        let server = try RawTCPServer(reply: .bytes(Data("HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\nonly this".utf8)))
-        defer { server.stop() }
-        let session = try Transport.session()
-        let before = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("sluice-download-") }
-        let error = await #expect(throws: SluiceError.self) {
-            try await session.download(for: HTTPRequest(url: server.url.appendingPathComponent("x"))) { _, _ in
-                URL(fileURLWithPath: "/tmp/never")
+            var received = Data()
+            var chunks = 0
+            for try await chunk in stream {
+                received.append(chunk)
+                chunks += 1
+                if chunks % 64 == 0 { try await Task.sleep(for: .milliseconds(5)) }
             }
+            #expect(received == (try Transport.servedFile("16m.bin")))
         }
-        #expect(error?.code == .connectionLost)
-        let after = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("sluice-download-") }
-        #expect(Set(after) == Set(before))
-    }
 
-    @Test("a connection closed mid-body is connectionLost with the bytes received, no hang")
-    func serverDiesMidBody() async throws {
-        let server = try RawTCPServer(reply: .bytes(Data("HTTP/1.1 200 OK\r\nContent-Length: 1000000\r\nContent-Type: text/plain\r\n\r\npartial body".utf8)))
-        defer { server.stop() }
-        let session = try Transport.session()
-        let error = await #expect(throws: SluiceError.self) {
-            try await session.data(for: HTTPRequest(url: server.url.appendingPathComponent("x")))
+        @Test("dropping a stream early cancels its transfer")
+        func streamDropped() async throws {
+            let session = try Transport.session { $0.streamBufferLimit = 64 * 1024 }
+            do {
+                let (stream, _) = try await session.bytes(for: Transport.request(.http, "/files/16m.bin"))
+                var iterator = stream.makeAsyncIterator()
+                _ = try await iterator.next()
+            }
+            for _ in 0..<100 where !session.tasks.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(session.tasks.isEmpty)
         }
-        #expect(error?.code == .connectionLost)
-        #expect(error?.response?.statusCode == 200)
-        #expect(error?.body == Data("partial body".utf8))
-        #expect(error?.library?.code == 18)  // CURLE_PARTIAL_FILE
-    }
-
-    @Test("streams a body in chunks with back-pressure while the consumer is slow")
-    func streaming() async throws {
-        let session = try Transport.session { $0.streamBufferLimit = 64 * 1024 }
-        let (stream, response) = try await session.bytes(for: Transport.request(.http, "/files/16m.bin"))
-        #expect(response.statusCode == 200)
-        var received = Data()
-        var chunks = 0
-        for try await chunk in stream {
-            received.append(chunk)
-            chunks += 1
-            if chunks % 64 == 0 { try await Task.sleep(for: .milliseconds(5)) }
-        }
-        #expect(received == (try Transport.servedFile("16m.bin")))
-    }
-
-    @Test("dropping a stream early cancels its transfer")
-    func streamDropped() async throws {
-        let session = try Transport.session { $0.streamBufferLimit = 64 * 1024 }
-        do {
-            let (stream, _) = try await session.bytes(for: Transport.request(.http, "/files/16m.bin"))
-            var iterator = stream.makeAsyncIterator()
-            _ = try await iterator.next()
-        }
-        for _ in 0..<100 where !session.tasks.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(session.tasks.isEmpty)
     }
 }

@@ -3,6 +3,12 @@ import SluiceConformance
 import SluiceCore
 import SluiceTestSupport
 import SluiceTransport
+import Testing
+
+/// Every transport suite runs inside this one, one suite at a time: they share the servers, and some
+/// count the process's engine threads.
+@Suite("SluiceTransport", .serialized)
+enum TransportSuites {}
 
 /// Sessions and requests for the transport tests, against the servers of `Tools/testenv`.
 enum Transport {
@@ -39,4 +45,3 @@ enum Transport {
     }
 }
 
-import Testing

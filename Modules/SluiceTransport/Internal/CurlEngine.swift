@@ -5,8 +5,8 @@ import SluiceCore
 /// One curl multi handle driven by one dedicated thread with `curl_multi_poll`.
 ///
 /// Other threads hand it work through a locked queue and wake it with `curl_multi_wakeup`; every
-/// curl call happens on the engine thread. Easy handles are pooled and reset between uses; a share
-/// handle keeps DNS answers, TLS sessions and cookies for all of the engine's transfers.
+/// curl call happens on the engine thread. Easy handles are pooled and reset between uses; share
+/// handles keep DNS answers, TLS sessions and (for transfers that handle cookies) the cookie store.
 final class CurlEngine: @unchecked Sendable {
     enum Command {
         case start(Transfer)
@@ -20,6 +20,8 @@ final class CurlEngine: @unchecked Sendable {
     // Immutable after init; the handles are used on the engine thread only (wakeup is thread-safe).
     private let multi: UnsafeMutableRawPointer
     private let share: UnsafeMutableRawPointer
+    /// DNS and TLS sessions, plus the cookie store, for transfers that handle cookies.
+    private let cookieShare: UnsafeMutableRawPointer
     private let commands = Locked<(queue: [Command], accepting: Bool)>(([], true))
 
     // Engine thread only.
@@ -28,14 +30,19 @@ final class CurlEngine: @unchecked Sendable {
     private var stopping: Bool?  // nil: running; true: cancel everything; false: drain
 
     init(configuration: SessionConfiguration) throws(SluiceError) {
-        guard CurlGlobal.ensureInitialized(), let multi = curl_multi_init(), let share = curl_share_init() else {
+        guard CurlGlobal.ensureInitialized(), let multi = curl_multi_init(), let share = curl_share_init(),
+            let cookieShare = curl_share_init()
+        else {
             throw SluiceError(.transportFailed, "libcurl could not be initialized")
         }
         self.multi = multi
         self.share = share
-        sluice_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_DNS.rawValue))
-        sluice_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_SSL_SESSION.rawValue))
-        sluice_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_COOKIE.rawValue))
+        self.cookieShare = cookieShare
+        for handle in [share, cookieShare] {
+            sluice_share_setopt_long(handle, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_DNS.rawValue))
+            sluice_share_setopt_long(handle, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_SSL_SESSION.rawValue))
+        }
+        sluice_share_setopt_long(cookieShare, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_COOKIE.rawValue))
         sluice_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
         sluice_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maximumConnectionsPerHost)
         sluice_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, configuration.maximumConnections)
@@ -88,6 +95,7 @@ final class CurlEngine: @unchecked Sendable {
         pool.removeAll()
         curl_multi_cleanup(multi)
         curl_share_cleanup(share)
+        curl_share_cleanup(cookieShare)
     }
 
     private func handle(_ command: Command) {
@@ -128,7 +136,7 @@ final class CurlEngine: @unchecked Sendable {
             return
         }
         do {
-            try transfer.configure(easy, share: share)
+            try transfer.configure(easy, share: transfer.handlesCookies ? cookieShare : share)
         } catch {
             recycle(easy)
             transfer.easy = nil

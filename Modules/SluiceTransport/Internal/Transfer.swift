@@ -42,7 +42,12 @@ final class Transfer: @unchecked Sendable {
     private var pendingVersion = HTTPVersion.http1_1
     private var pendingHeaders = HTTPHeaders()
     private var responseHead: HTTPResponse?
+    private var bodyBegun = false
     private var isRedirectResponse = false
+    /// The credential for this attempt, and whether a challenge handler was asked already.
+    private var credential: Credential?
+    private var askedChallengeHandler = false
+    private let originalURL: URL
     private var redirectBody = Data()
     private var decoder: (any ContentDecoder)?
     private var decoderBudgetOutput: Int64 = 0
@@ -61,6 +66,8 @@ final class Transfer: @unchecked Sendable {
         self.configuration = configuration
         self.sink = sink
         self.completion = completion
+        self.originalURL = request.url
+        self.credential = configuration.credential
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }
 
@@ -71,6 +78,9 @@ final class Transfer: @unchecked Sendable {
 
     // MARK: Configuring the easy handle
 
+    /// Whether this request sends and stores cookies.
+    var handlesCookies: Bool { configuration.handlesCookies && request.shouldHandleCookies }
+
     /// Configures a reset easy handle for the current request.
     func configure(_ easy: UnsafeMutableRawPointer, share: UnsafeMutableRawPointer) throws(SluiceError) {
         self.easy = easy
@@ -78,6 +88,7 @@ final class Transfer: @unchecked Sendable {
         pendingStatus = 0
         pendingHeaders = HTTPHeaders()
         responseHead = nil
+        bodyBegun = false
         isRedirectResponse = false
         redirectBody = Data()
         decoder = nil
@@ -126,12 +137,19 @@ final class Transfer: @unchecked Sendable {
         configureHeaders(easy)
         configureTLS(easy)
 
+        // Credentials go to the original origin only.
+        if let credential, Self.sameOrigin(request.url, originalURL) {
+            var schemes = 0
+            if credential.schemes.contains(.basic) { schemes |= Int(SLUICE_CURLAUTH_BASIC) }
+            if credential.schemes.contains(.digest) { schemes |= Int(SLUICE_CURLAUTH_DIGEST) }
+            sluice_easy_setopt_long(easy, CURLOPT_HTTPAUTH, schemes)
+            sluice_easy_setopt_string(easy, CURLOPT_USERNAME, credential.user)
+            sluice_easy_setopt_string(easy, CURLOPT_PASSWORD, credential.password)
+        }
         if let proxy = configuration.proxyURL {
             sluice_easy_setopt_string(easy, CURLOPT_PROXY, proxy.absoluteString)
         }
-        if configuration.handlesCookies && request.shouldHandleCookies {
-            sluice_easy_setopt_string(easy, CURLOPT_COOKIEFILE, "")
-        }
+        if handlesCookies { sluice_easy_setopt_string(easy, CURLOPT_COOKIEFILE, "") }
         if task.kind == .download || task.kind == .stream {
             sluice_easy_setopt_long(easy, CURLOPT_BUFFERSIZE, 512 * 1024)
         }
@@ -274,17 +292,17 @@ final class Transfer: @unchecked Sendable {
         let response = HTTPResponse(statusCode: pendingStatus, headers: pendingHeaders, url: request.url, httpVersion: pendingVersion)
         responseHead = response
         task.mutable.withLock { $0.response = response }
-        if shouldFollow(response) {
-            isRedirectResponse = true
-            return true
-        }
-        do {
-            try beginBody(response)
-            return true
-        } catch {
-            failure = error
-            return false
-        }
+        isRedirectResponse = shouldFollow(response)
+        // The body is begun at its first byte (or at the end), so the head of a response curl
+        // answers itself (an authentication round) never reaches the sink.
+        return true
+    }
+
+    /// Begins the current response's body once.
+    private func beginBodyIfNeeded() throws(SluiceError) {
+        guard !bodyBegun, let response = responseHead else { return }
+        bodyBegun = true
+        try beginBody(response)
     }
 
     private func beginBody(_ response: HTTPResponse) throws(SluiceError) {
@@ -308,6 +326,7 @@ final class Transfer: @unchecked Sendable {
             return Int(SLUICE_CURL_WRITEFUNC_PAUSE)
         }
         do {
+            try beginBodyIfNeeded()
             if let decoder {
                 let sink = self.sink
                 try decoder.decode(bytes) { (output) throws(SluiceError) in try sink.write(output) }
@@ -394,20 +413,35 @@ final class Transfer: @unchecked Sendable {
                 }
                 // The policy stopped here: the redirect response is the answer.
                 isRedirectResponse = false
-                try beginBody(response)
+                try beginBodyIfNeeded()
                 let body = redirectBody
                 try body.withUnsafeBytes { bytes in Result { () throws(SluiceError) in try writeDecoded(bytes) } }.get()
             } catch {
                 return .complete(.failure(attach(error)))
             }
         }
-        if let decoder {
-            do {
+        if response.statusCode == 401, task.kind != .stream, !askedChallengeHandler,
+            let handler = configuration.authenticationChallengeHandler
+        {
+            askedChallengeHandler = true
+            if let offered = handler(request, response) {
+                credential = offered
+                do {
+                    try sink.reset()  // the 401's body is not the answer
+                } catch {
+                    return .complete(.failure(attach(error)))
+                }
+                return .redirect(request)
+            }
+        }
+        do throws(SluiceError) {
+            try beginBodyIfNeeded()
+            if let decoder {
                 let sink = self.sink
                 try decoder.finish { (output) throws(SluiceError) in try sink.write(output) }
-            } catch {
-                return .complete(.failure(attach(error)))
             }
+        } catch {
+            return .complete(.failure(attach(error)))
         }
         metrics.duration = Date().timeIntervalSince(metrics.startDate)
         return .complete(.success(Outcome(request: request, response: response, metrics: metrics)))

@@ -1,0 +1,92 @@
+import Foundation
+import SluiceCore
+import SluiceTestSupport
+import SluiceTransport
+import Testing
+
+extension TransportSuites {
+    @Suite("Authentication, cookies and HTTP/2 multiplexing", .serialized)
+    struct AuthenticationAndCookieTests {
+        static let credentialCases: [(String, Set<Credential.Scheme>)] = [
+            ("/basic-auth/user/passwd", [.basic, .digest]), ("/digest-auth/auth/user/passwd", [.digest]),
+            // No challenge comes from a hidden endpoint: Basic alone is sent with the first request.
+            ("/hidden-basic-auth/user/passwd", [.basic]),
+        ]
+
+        @Test("Basic and Digest credentials from the configuration", arguments: credentialCases)
+        func credentials(path: String, schemes: Set<Credential.Scheme>) async throws {
+            let session = try Transport.session { $0.credential = Credential(user: "user", password: "passwd", schemes: schemes) }
+            let result = try await session.data(for: Transport.request(.httpbin, path))
+            #expect(result.response.statusCode == 200)
+            #expect(try Transport.json(result.data)["authenticated"] as? Bool == true)
+        }
+
+        @Test("a challenge handler supplies credentials once on a 401; returning nil delivers the 401")
+        func challengeHandler() async throws {
+            let asked = Locked(0)
+            let session = try Transport.session {
+                $0.authenticationChallengeHandler = { _, challenge in
+                    asked.withLock { $0 += 1 }
+                    #expect(challenge.statusCode == 401)
+                    return Credential(user: "user", password: "passwd", schemes: [.digest])
+                }
+            }
+            let result = try await session.data(for: Transport.request(.httpbin, "/digest-auth/auth/user/passwd"))
+            #expect(result.response.statusCode == 200)
+            #expect(try Transport.json(result.data)["user"] as? String == "user")
+            #expect(asked.withLock { $0 } == 1)
+
+            let refusing = try Transport.session { $0.authenticationChallengeHandler = { _, _ in nil } }
+            let refused = try await refusing.data(for: Transport.request(.httpbin, "/basic-auth/user/passwd"))
+            #expect(refused.response.statusCode == 401)
+
+            let wrong = try Transport.session {
+                $0.authenticationChallengeHandler = { _, _ in Credential(user: "user", password: "wrong") }
+            }
+            #expect(try await wrong.data(for: Transport.request(.httpbin, "/basic-auth/user/passwd")).response.statusCode == 401)
+        }
+
+        @Test("credentials are not sent to another origin after a redirect")
+        func credentialsStayHome() async throws {
+            let base = try TestEnvironment.url(for: .httpbin)
+            let session = try Transport.session { $0.credential = Credential(user: "user", password: "passwd", schemes: [.basic]) }
+            let other = "http://localhost:\(base.port!)/headers"
+            let result = try await session.data(for: Transport.request(.httpbin, "/redirect-to?url=\(other)"))
+            let headers = try Transport.json(result.data)["headers"] as? [String: String]
+            #expect(headers?["Authorization"] == nil)
+        }
+
+        @Test("cookies are stored and sent back within the session; off when the request says so")
+        func cookies() async throws {
+            let session = try Transport.session()
+            _ = try await session.data(for: Transport.request(.httpbin, "/cookies/set?flavour=oatmeal"))
+            let echoed = try Transport.json(try await session.data(for: Transport.request(.httpbin, "/cookies")).data)
+            #expect((echoed["cookies"] as? [String: String])?["flavour"] == "oatmeal")
+
+            var withoutCookies = try Transport.request(.httpbin, "/cookies")
+            withoutCookies.shouldHandleCookies = false
+            let none = try Transport.json(try await session.data(for: withoutCookies).data)
+            #expect((none["cookies"] as? [String: String])?.isEmpty == true)
+
+            let disabled = try Transport.session { $0.handlesCookies = false }
+            _ = try await disabled.data(for: Transport.request(.httpbin, "/cookies/set?flavour=oatmeal"))
+            let empty = try Transport.json(try await disabled.data(for: Transport.request(.httpbin, "/cookies")).data)
+            #expect((empty["cookies"] as? [String: String])?.isEmpty == true)
+        }
+
+        @Test("HTTP/2 multiplexes concurrent requests over one connection")
+        func multiplexing() async throws {
+            let session = try Transport.session { $0.maximumConnectionsPerHost = 1 }
+            // Open the connection first so every later request can join it.
+            _ = try await session.data(for: Transport.request(.https, "/status"))
+            let request = try Transport.request(.https, "/files/64k.bin")
+            let results = try await withThrowingTaskGroup(of: DataResponse.self) { group in
+                for _ in 0..<50 { group.addTask { try await session.data(for: request) } }
+                return try await group.reduce(into: [DataResponse]()) { $0.append($1) }
+            }
+            #expect(results.allSatisfy { $0.response.httpVersion == .http2 && $0.data.count == 64 << 10 })
+            let fresh = results.compactMap(\.metrics.transactions.first).filter { !$0.reusedConnection }
+            #expect(fresh.isEmpty, "\(fresh.count) requests opened a new connection")
+        }
+    }
+}
