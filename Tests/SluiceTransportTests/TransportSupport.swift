@@ -34,6 +34,12 @@ enum Transport {
         return HTTPRequest(url: URL(string: base.absoluteString + path)!, method: method)
     }
 
+    /// The path of a file nginx serves under `/files/`.
+    static func servedFilePath(_ name: String) throws -> String {
+        let directory = try #require(TestEnvironment.requireServers().wwwDirectory)
+        return URL(fileURLWithPath: directory).appendingPathComponent("files/\(name)").path
+    }
+
     /// The bytes nginx serves under `/files/`.
     static func servedFile(_ name: String) throws -> Data {
         let directory = try #require(TestEnvironment.requireServers().wwwDirectory)

@@ -65,7 +65,8 @@ done
 "$VENV_PY" "$TESTENV_SCRIPTS/certs.py"
 
 # --- Static files -------------------------------------------------------------
-# small.txt is fixed text; each N.bin is random.Random(size).randbytes(size).
+# small.txt is fixed text; each N.bin is random.Random(size).randbytes(size), written in 64 MiB
+# blocks for the large ones (block i from random.Random(size + i)).
 "$VENV_PY" - "$WWW_DIR/files" <<'PY'
 import hashlib, os, random, sys
 
@@ -76,10 +77,19 @@ FILES = [
     ("64k.bin", 64 * 1024),
     ("1m.bin", 1024 * 1024),
     ("16m.bin", 16 * 1024 * 1024),
+    ("1g.bin", 1024 * 1024 * 1024),
 ]
 
-def expected(spec):
-    return spec if isinstance(spec, bytes) else random.Random(spec).randbytes(spec)
+BLOCK = 64 * 1024 * 1024
+
+def blocks(spec):
+    if isinstance(spec, bytes):
+        yield spec
+    elif spec <= BLOCK:
+        yield random.Random(spec).randbytes(spec)
+    else:
+        for index in range(spec // BLOCK):
+            yield random.Random(spec + index).randbytes(BLOCK)
 
 def size_of(spec):
     return len(spec) if isinstance(spec, bytes) else spec
@@ -97,9 +107,20 @@ for name, spec in FILES:
     if not ok:
         tmp = path + ".tmp"
         with open(tmp, "wb") as f:
-            f.write(expected(spec))
+            for block in blocks(spec):
+                f.write(block)
         os.replace(tmp, path)
         written.append(name)
+
+sums_path = os.path.join(out, "SHA256SUMS")
+try:
+    with open(sums_path) as f:
+        listed = {line.split()[1] for line in f if line.strip()}
+except (OSError, IndexError):
+    listed = set()
+if not written and listed == {name for name, _ in FILES}:
+    print(f"www: files up to date in {out}", file=sys.stderr)
+    sys.exit(0)
 
 lines = []
 for name, _ in FILES:
@@ -378,7 +399,9 @@ start_httpbin() {
             --error-logfile "$HTTPBIN_ERROR_LOG" \
             --access-logfile "$HTTPBIN_ACCESS_LOG" \
             --chdir "$RUN_DIR" \
-            httpbin:app \
+            --pythonpath "$TESTENV_SCRIPTS" \
+            --timeout 300 \
+            sluice_testapps:app \
             </dev/null >>"$HTTPBIN_STDOUT_LOG" 2>&1 &
         write_launch_pidfile "$HTTPBIN_PIDFILE" "$!"
         log "httpbin started (pid $!): http $HTTPBIN_PORT"

@@ -1,0 +1,54 @@
+import Foundation
+import SluiceCore
+import SluiceTestSupport
+import SluiceTransport
+import Testing
+
+extension TransportSuites {
+    @Suite("1 GiB transfers", .serialized)
+    struct LargeTransferTests {
+        /// The SHA-256 nginx's files have, from the `SHA256SUMS` the test environment writes.
+        static func expectedDigest(_ name: String) throws -> String {
+            let sums = try String(contentsOf: URL(fileURLWithPath: try Transport.servedFilePath("SHA256SUMS")), encoding: .utf8)
+            let line = try #require(sums.split(separator: "\n").first { $0.hasSuffix("  \(name)") })
+            return String(line.prefix(64))
+        }
+
+        static func sha256(ofFile path: String) throws -> String {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+            process.arguments = [path]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            let output = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return String(String(decoding: output, as: UTF8.self).prefix(64))
+        }
+
+        @Test("a 1 GiB download is written as it arrives and matches by size and SHA-256")
+        func download() async throws {
+            let session = try Transport.session()
+            let target = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("sluice-1g-\(UUID())")
+            defer { try? FileManager.default.removeItem(at: target) }
+            let result = try await session.download(for: Transport.request(.http, "/files/1g.bin")) { _, _ in target }
+            let size = try FileManager.default.attributesOfItem(atPath: target.path)[.size] as? Int
+            #expect(size == 1 << 30)
+            #expect(try Self.sha256(ofFile: target.path) == Self.expectedDigest("1g.bin"))
+            #expect(result.metrics.transactions.first?.bytesReceived == 1 << 30)
+        }
+
+        @Test("a 1 GiB body stream is uploaded in constant memory and arrives whole (size and SHA-256)")
+        func upload() async throws {
+            let session = try Transport.session()
+            let stream = try FileBodyStream(path: Transport.servedFilePath("1g.bin"))
+            var request = try Transport.request(.httpbin, "/sluice/sha256", method: .put)
+            try request.headers.set(name: "Content-Type", value: "application/octet-stream")
+            let result = try await session.upload(for: request, from: .stream(stream))
+            let echo = try Transport.json(result.data)
+            #expect(echo["received"] as? Int == 1 << 30)
+            #expect(echo["sha256"] as? String == (try Self.expectedDigest("1g.bin")))
+            #expect(result.metrics.transactions.first?.bytesSent == 1 << 30)
+        }
+    }
+}
