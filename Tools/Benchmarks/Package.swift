@@ -11,8 +11,19 @@ let package = Package(
     dependencies: [
         .package(name: "Sluice", path: "../.."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
+        // One client run of the transport scenarios, for Sluice, URLSession and async-http-client;
+        // Tools/Benchmarks/transport.sh runs every client and the C libcurl program and compares them.
+        .executableTarget(
+            name: "transport-client",
+            dependencies: [
+                .product(name: "SluiceTransport", package: "Sluice"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            path: "Transport"
+        ),
         .executableTarget(
             name: "RequestSerialization",
             dependencies: [

@@ -1,0 +1,123 @@
+import AsyncHTTPClient
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import NIOCore
+import NIOSSL
+import SluiceCore
+import SluiceTransport
+
+/// One benchmark client run: `transport-client CLIENT SCENARIO ARGUMENTS...`, printing one JSON line
+/// `{"operations": N, "bytes": B, "seconds": S}` (or `{"unsupported": "why"}`).
+///
+/// - `get URL REQUESTS CONCURRENCY [CA_FILE]`: small GETs, CONCURRENCY at a time.
+/// - `download URL PATH [CA_FILE]`: one GET into the file PATH.
+/// - `upload URL PATH [CA_FILE]`: one PUT of PATH's bytes.
+@main
+struct TransportClient {
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        guard arguments.count >= 4 else {
+            FileHandle.standardError.write(Data("usage: transport-client sluice|urlsession|ahc get|download|upload URL ...\n".utf8))
+            exit(2)
+        }
+        let client = arguments[0], scenario = arguments[1], url = URL(string: arguments[2])!
+        do {
+            let started = ContinuousClock.now
+            let (operations, bytes): (Int, Int64)
+            switch (client, scenario) {
+            case (_, "get"):
+                let total = Int(arguments[3])!, concurrency = Int(arguments[4])!
+                let ca = arguments.count > 5 ? arguments[5] : nil
+                (operations, bytes) = try await gets(client: client, url: url, total: total, concurrency: concurrency, ca: ca)
+            case ("sluice", "download"):
+                let session = try sluiceSession(ca: arguments.count > 4 ? arguments[4] : nil, concurrency: 1)
+                let target = URL(fileURLWithPath: arguments[3])
+                let result = try await session.download(for: HTTPRequest(url: url)) { _, _ in target }
+                (operations, bytes) = (1, result.metrics.transactions.last?.bytesReceived ?? 0)
+            case ("sluice", "upload"):
+                let session = try sluiceSession(ca: arguments.count > 4 ? arguments[4] : nil, concurrency: 1)
+                let result = try await session.upload(for: HTTPRequest(url: url, method: .put), from: .file(path: arguments[3]))
+                (operations, bytes) = (1, result.metrics.transactions.last?.bytesSent ?? 0)
+            case ("urlsession", "download"):
+                let (temporary, _) = try await URLSession.shared.download(for: URLRequest(url: url))
+                try? FileManager.default.removeItem(atPath: arguments[3])
+                try FileManager.default.moveItem(at: temporary, to: URL(fileURLWithPath: arguments[3]))
+                let size = try FileManager.default.attributesOfItem(atPath: arguments[3])[.size] as? Int ?? 0
+                (operations, bytes) = (1, Int64(size))
+            case ("urlsession", "upload"):
+                var request = URLRequest(url: url)
+                request.httpMethod = "PUT"
+                _ = try await URLSession.shared.upload(for: request, fromFile: URL(fileURLWithPath: arguments[3]))
+                let size = try FileManager.default.attributesOfItem(atPath: arguments[3])[.size] as? Int ?? 0
+                (operations, bytes) = (1, Int64(size))
+            default:
+                print(#"{"unsupported": "\#(client) has no \#(scenario) client here"}"#)
+                return
+            }
+            let elapsed = ContinuousClock.now - started
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            print(#"{"operations": \#(operations), "bytes": \#(bytes), "seconds": \#(seconds)}"#)
+        } catch {
+            FileHandle.standardError.write(Data("\(client) \(scenario) failed: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+
+    static func sluiceSession(ca: String?, concurrency: Int) throws -> SessionManager {
+        var configuration = SessionConfiguration()
+        configuration.maximumConnectionsPerHost = max(concurrency, 1)
+        if let ca { configuration.tls.trustedCertificatesPEM = try Data(contentsOf: URL(fileURLWithPath: ca)) }
+        return SessionManager(configuration: configuration)
+    }
+
+    /// `total` GETs, `concurrency` workers each sending one after another.
+    static func gets(client: String, url: URL, total: Int, concurrency: Int, ca: String?) async throws -> (Int, Int64) {
+        let perWorker = total / concurrency
+        let fetch: @Sendable () async throws -> Int
+        var shutdown: (@Sendable () async throws -> Void)?
+        switch client {
+        case "sluice":
+            let session = try sluiceSession(ca: ca, concurrency: concurrency)
+            let request = HTTPRequest(url: url)
+            fetch = { try await session.data(for: request).data.count }
+        case "urlsession":
+            guard url.scheme == "http" || ca == nil else {
+                print(#"{"unsupported": "URLSession on Linux cannot trust a private CA"}"#)
+                exit(0)
+            }
+            let configuration = URLSessionConfiguration.default
+            configuration.httpMaximumConnectionsPerHost = concurrency
+            let session = URLSession(configuration: configuration)
+            fetch = { try await session.data(from: url).0.count }
+        case "ahc":
+            var tls = NIOSSL.TLSConfiguration.makeClientConfiguration()
+            if let ca { tls.trustRoots = .file(ca) }
+            var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
+            configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: concurrency)
+            configuration.httpVersion = .automatic
+            let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+            let request = HTTPClientRequest(url: url.absoluteString)
+            fetch = {
+                let response = try await httpClient.execute(request, timeout: .seconds(30))
+                return try await response.body.collect(upTo: 1 << 20).readableBytes
+            }
+            shutdown = { try await httpClient.shutdown() }
+        default:
+            throw CocoaError(.featureUnsupported)
+        }
+        let bytes = try await withThrowingTaskGroup(of: Int64.self) { group in
+            for _ in 0..<concurrency {
+                group.addTask {
+                    var bytes: Int64 = 0
+                    for _ in 0..<perWorker { bytes += Int64(try await fetch()) }
+                    return bytes
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        try await shutdown?()
+        return (perWorker * concurrency, bytes)
+    }
+}

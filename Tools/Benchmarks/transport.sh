@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Transport benchmarks in one command: builds the clients (release), starts the test servers, runs
+# every scenario for Sluice, async-http-client, URLSession and a C program on libcurl's multi API,
+# and prints a table of ratios (also written to Tools/Benchmarks/results/transport.md).
+#   Tools/Benchmarks/transport.sh [--quick]
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+cd "$here"
+swift build -c release --product transport-client 2>&1 | tail -n 1
+bin=$(swift build -c release --show-bin-path)
+mkdir -p .build
+cc -O2 -o .build/curl_multi_bench CurlMulti/curl_multi_bench.c -lcurl
+"$here/../testenv/run.sh" python3 "$here/transport_bench.py" \
+    --client-bin "$bin/transport-client" --c-bin "$here/.build/curl_multi_bench" "$@"

@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""Runs every transport scenario for every client in one run and prints a table of ratios.
+
+Clients: a C program on libcurl's multi API (the practical limit), Sluice, async-http-client and
+URLSession (FoundationNetworking). Each run is its own process under /usr/bin/time, which gives its
+CPU time and peak RSS. Server addresses come from the SLUICE_* variables Tools/testenv exports.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--client-bin", required=True)
+parser.add_argument("--c-bin", required=True)
+parser.add_argument("--quick", action="store_true", help="fewer requests, for a smoke run")
+parser.add_argument("--output", default="results/transport.md")
+args = parser.parse_args()
+
+env = os.environ
+http, https, ca = env["SLUICE_HTTP_URL"], env["SLUICE_HTTPS_URL"], env["SLUICE_CA_FILE"]
+big = os.path.join(env["SLUICE_WWW_DIR"], "files", "1g.bin")
+scale = 10 if args.quick else 1
+
+SCENARIOS = [
+    ("small GET keep-alive, concurrency 1", "get", [f"{http}/status", str(10000 // scale), "1"], "req/s"),
+    ("small GET keep-alive, concurrency 100", "get", [f"{http}/status", str(50000 // scale), "100"], "req/s"),
+    ("HTTPS HTTP/2 multiplexed, concurrency 100", "get", [f"{https}/status", str(50000 // scale), "100", ca], "req/s"),
+    ("1 GiB download to file", "download", [f"{http}/files/1g.bin", "{tmp}"], "MB/s"),
+    ("1 GiB upload from file", "upload", [f"{http}/upload", big], "MB/s"),
+]
+CLIENTS = ["libcurl C (multi)", "Sluice", "async-http-client", "URLSession"]
+
+
+def command(client, scenario, arguments):
+    if client == "libcurl C (multi)":
+        return [args.c_bin, scenario] + arguments
+    name = {"Sluice": "sluice", "async-http-client": "ahc", "URLSession": "urlsession"}[client]
+    return [args.client_bin, name, scenario] + arguments
+
+
+def run(client, scenario, arguments):
+    with tempfile.TemporaryDirectory() as scratch:
+        arguments = [a.replace("{tmp}", os.path.join(scratch, "download.bin")) for a in arguments]
+        timing = os.path.join(scratch, "time")
+        process = subprocess.run(
+            ["/usr/bin/time", "-f", "%U %S %M", "-o", timing] + command(client, scenario, arguments),
+            capture_output=True, text=True, timeout=900)
+        if process.returncode != 0:
+            return {"error": (process.stderr.strip().splitlines() or ["failed"])[-1][:120]}
+        result = json.loads(process.stdout.strip().splitlines()[-1])
+        if "unsupported" in result:
+            return {"error": result["unsupported"]}
+        user, system, rss_kb = open(timing).read().split()[-3:]
+        result["cpu"] = float(user) + float(system)
+        result["rss_mib"] = int(rss_kb) / 1024
+        return result
+
+
+rows = []
+for title, scenario, arguments, unit in SCENARIOS:
+    measured = {}
+    for client in CLIENTS:
+        print(f"  {title}: {client} ...", file=sys.stderr, flush=True)
+        measured[client] = run(client, scenario, arguments)
+    baseline = measured["libcurl C (multi)"]
+    sluice = measured["Sluice"]
+
+    def rate(result):
+        if "error" in result:
+            return None
+        if unit == "req/s":
+            return result["operations"] / result["seconds"]
+        return result["bytes"] / result["seconds"] / 1e6
+
+    for client in CLIENTS:
+        result = measured[client]
+        value = rate(result)
+        if value is None:
+            rows.append(f"| {title} | {client} | n/a: {result['error']} | | | | |")
+            continue
+        to_c = value / rate(baseline) if rate(baseline) else None
+        sluice_over = rate(sluice) / value if rate(sluice) and client != "Sluice" else None
+        cpu_per_op = result["cpu"] / max(result["operations"], 1) * 1e6
+        rows.append(
+            f"| {title} | {client} | {value:,.0f} {unit} | {to_c:.2f}× | "
+            f"{'' if sluice_over is None else f'{sluice_over:.2f}×'} | "
+            f"{cpu_per_op:,.0f} µs | {result['rss_mib']:.1f} MiB |")
+
+table = "\n".join([
+    "| scenario | client | rate | ÷ libcurl C | Sluice ÷ client | CPU per operation | peak RSS |",
+    "|---|---|---|---|---|---|---|",
+] + rows)
+print(table)
+os.makedirs(os.path.dirname(args.output), exist_ok=True)
+with open(args.output, "w") as f:
+    f.write(table + "\n")
