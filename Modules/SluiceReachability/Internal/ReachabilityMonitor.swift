@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Foundation
 import SluiceCore
 
 /// Watches the kernel's rtnetlink notifications on a thread of its own and reports the target's
@@ -232,7 +231,15 @@ final class ReachabilityMonitor: @unchecked Sendable {
         return Int32(clamping: milliseconds)
     }
 
+    /// Names the thread `sluice-reach` (as `ps -L`, `top -H` and debuggers show it) through
+    /// `/proc/thread-self/comm`, which is what `pthread_setname_np` writes for a thread.
     private func setThreadName() {
-        Thread.current.name = "sluice-reachability"
+        let descriptor = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        _ = Self.threadName.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        closeDescriptor(descriptor)
     }
+
+    /// The monitor thread's name.
+    static let threadName = Array("sluice-reach".utf8)
 }
