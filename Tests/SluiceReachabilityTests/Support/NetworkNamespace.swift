@@ -46,7 +46,7 @@ final class NetworkNamespace: @unchecked Sendable {
         _ = try? Self.ip(["netns", "delete", name])
     }
 
-    /// When a command started and when it had exited, as `CLOCK_MONOTONIC` nanoseconds.
+    /// When a command started and when `Process` saw it exit, as `CLOCK_MONOTONIC` nanoseconds.
     struct CommandTiming {
         let started: UInt64
         let finished: UInt64

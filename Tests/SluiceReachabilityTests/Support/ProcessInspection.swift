@@ -17,6 +17,14 @@ enum ProcessInspection {
         return inodes
     }
 
+    /// The inodes of the netlink sockets this process holds open: its open sockets that
+    /// `/proc/net/netlink` lists.
+    static func openNetlinkSocketInodes() -> Set<UInt64> {
+        let table = (try? String(contentsOfFile: "/proc/net/netlink", encoding: .utf8)) ?? ""
+        let netlink = Set(table.split(separator: "\n").dropFirst().compactMap { $0.split(separator: " ").last.flatMap { UInt64($0) } })
+        return openSocketInodes().intersection(netlink)
+    }
+
     /// How many threads of this process are reachability monitors (named `sluice-reach`).
     static func monitorThreadCount() -> Int {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
