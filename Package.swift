@@ -89,6 +89,9 @@ let package = Package(
         tests("SluiceRequestSerializationTests", dependencies: ["SluiceRequestSerialization"]),
         tests("SluiceMultipartTests", dependencies: ["SluiceMultipart"]),
         tests("SluiceReachabilityTests", dependencies: ["SluiceReachability"]),
+        // Prints reachability changes seen inside a network namespace, for SluiceReachabilityTests.
+        .executableTarget(
+            name: "sluice-reachability-probe", dependencies: ["SluiceReachability"], path: "Tests/ReachabilityProbe"),
         tests("SluicePluginTests", dependencies: ["SluiceGzip", "SluiceXML", "SluicePropertyList"]),
         tests("SluiceGzipTests", dependencies: ["SluiceGzip", "SluiceConformance"]),
         tests("SluiceConformanceTests", dependencies: ["SluiceConformance"]),

@@ -27,6 +27,12 @@ public enum NetworkReachabilityStatus: Sendable, Hashable, CustomStringConvertib
     public var isReachableViaWiFi: Bool { self == .reachable(.wifi) }
     /// Whether it is reachable through a cellular modem.
     public var isReachableViaWWAN: Bool { self == .reachable(.wwan) }
+    /// Whether it is reachable through Ethernet.
+    public var isReachableViaEthernet: Bool { self == .reachable(.ethernet) }
+    /// Whether it is reachable through Ethernet or Wi-Fi (Alamofire's `isReachableOnEthernetOrWiFi`).
+    public var isReachableOnEthernetOrWiFi: Bool { isReachableViaEthernet || isReachableViaWiFi }
+    /// The kind of interface it is reachable through; `nil` when it is not reachable or not known.
+    public var interfaceKind: InterfaceKind? { if case .reachable(let kind) = self { kind } else { nil } }
 
     /// The status as AFNetworking names it: `Unknown`, `Not Reachable`, `Reachable via WWAN`,
     /// `Reachable via WiFi`, and `Reachable via Ethernet`, `Reachable via Loopback` or `Reachable`.

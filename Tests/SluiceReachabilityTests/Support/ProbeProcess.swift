@@ -1,0 +1,145 @@
+import Foundation
+import SluiceCore
+
+/// `sluice-reachability-probe` running inside a network namespace, and the lines it printed.
+///
+/// Started with `ip netns exec`; ``nextStatus(_:timeout:)`` waits for the next status line of one
+/// label. ``stop()`` closes its standard input (it then stops its managers and exits) and kills it
+/// if it does not exit within 5 seconds.
+final class ProbeProcess: @unchecked Sendable {
+    /// One status line: `LABEL STATUS MONOTONIC_NS`.
+    struct StatusLine: CustomStringConvertible {
+        let label: String
+        let status: String
+        let nanoseconds: UInt64
+        var description: String { "\(label) \(status)" }
+    }
+
+    private let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    private let errors = Pipe()
+    private let received = Locked<(lines: [String], partial: String)>(([], ""))
+    private let errorText = Locked("")
+    private var consumed = 0
+
+    /// The probe executable: `$SLUICE_REACHABILITY_PROBE`, else `sluice-reachability-probe` next to the
+    /// test executable (SwiftPM builds both into the same directory).
+    ///
+    /// - Throws: ``NamespaceError`` naming the paths tried and the command that builds the probe.
+    static func executablePath() throws -> String {
+        if let path = ProcessInfo.processInfo.environment["SLUICE_REACHABILITY_PROBE"] {
+            guard FileManager.default.isExecutableFile(atPath: path) else {
+                throw NamespaceError("SLUICE_REACHABILITY_PROBE=\(path) is not an executable file")
+            }
+            return path
+        }
+        let testExecutable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        var candidates = [testExecutable.deletingLastPathComponent().appendingPathComponent("sluice-reachability-probe").path]
+        if let bundle = Bundle.main.executableURL {
+            candidates.append(bundle.deletingLastPathComponent().appendingPathComponent("sluice-reachability-probe").path)
+        }
+        if let path = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) { return path }
+        throw NamespaceError(
+            "sluice-reachability-probe is missing (looked at \(candidates.joined(separator: ", "))); "
+                + "`swift build --build-tests` builds it next to the tests, or set SLUICE_REACHABILITY_PROBE")
+    }
+
+    /// Starts the probe in `namespace` watching `targets` (`LABEL=default`, `LABEL=host:NAME`,
+    /// `LABEL=address:IP`) and waits for its `started` line.
+    init(in namespace: NetworkNamespace, targets: [String]) throws {
+        guard let ip = NetworkNamespace.ipPath else { throw NamespaceError("iproute2's `ip` is not installed") }
+        process.executableURL = URL(fileURLWithPath: ip)
+        process.arguments = ["netns", "exec", namespace.name, try Self.executablePath()] + targets
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        let received = self.received
+        output.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            if data.isEmpty { handle.readabilityHandler = nil }
+            received.withLock { received in
+                received.partial += String(decoding: data, as: UTF8.self)
+                while let newline = received.partial.firstIndex(of: "\n") {
+                    received.lines.append(String(received.partial[..<newline]))
+                    received.partial.removeSubrange(...newline)
+                }
+            }
+        }
+        let errorText = self.errorText
+        errors.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            if data.isEmpty { handle.readabilityHandler = nil }
+            errorText.withLock { $0 += String(decoding: data, as: UTF8.self) }
+        }
+        try process.run()
+    }
+
+    deinit { stop() }
+
+    /// Complete lines printed so far, without their newlines.
+    var allLines: [String] { received.withLock { $0.lines } }
+
+    /// What the probe wrote to standard error.
+    var standardError: String { errorText.withLock { $0 } }
+
+    /// Waits for the next line the probe prints after those already taken, up to `timeout`.
+    ///
+    /// - Throws: ``NamespaceError`` with everything the probe printed when none comes in time or the
+    ///   probe exited.
+    func nextLine(timeout: Duration = .seconds(10)) async throws -> String {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while true {
+            let all = allLines
+            if all.count > consumed {
+                consumed += 1
+                return all[consumed - 1]
+            }
+            if ContinuousClock.now >= deadline || !process.isRunning && allLines.count <= consumed {
+                let reason = process.isRunning ? "no line within \(timeout)" : "the probe exited (\(process.terminationStatus))"
+                throw NamespaceError(
+                    "\(reason); lines so far: \(all); standard error: \(standardError)")
+            }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+    }
+
+    /// Waits for the next status line, which must belong to `label`.
+    func nextStatus(_ label: String, timeout: Duration = .seconds(10)) async throws -> StatusLine {
+        let line = try await nextLine(timeout: timeout)
+        let fields = line.split(separator: " ").map(String.init)
+        guard fields.count == 3, let nanoseconds = UInt64(fields[2]) else {
+            throw NamespaceError("expected a status line of \(label), got \"\(line)\"; all lines: \(allLines)")
+        }
+        guard fields[0] == label else {
+            throw NamespaceError("expected a status of \(label), got \"\(line)\"; all lines: \(allLines)")
+        }
+        return StatusLine(label: fields[0], status: fields[1], nanoseconds: nanoseconds)
+    }
+
+    /// Waits for a line that is exactly `text`.
+    func expectLine(_ text: String, timeout: Duration = .seconds(10)) async throws {
+        let line = try await nextLine(timeout: timeout)
+        guard line == text else { throw NamespaceError("expected \"\(text)\", got \"\(line)\"; all lines: \(allLines)") }
+    }
+
+    /// Sends a command (`stop`, `start`).
+    func send(_ command: String) {
+        input.fileHandleForWriting.write(Data((command + "\n").utf8))
+    }
+
+    /// Closes the probe's standard input and waits for it to exit (killing it after 5 seconds).
+    func stop() {
+        guard process.isRunning else { return }
+        try? input.fileHandleForWriting.close()
+        let deadline = ContinuousClock.now.advanced(by: .seconds(5))
+        while process.isRunning, ContinuousClock.now < deadline { usleep(5_000) }
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    /// Whether it exited with status 0 after ``stop()``.
+    var exitedCleanly: Bool { !process.isRunning && process.terminationStatus == 0 }
+}
