@@ -36,10 +36,46 @@ public final class SessionTask: Sendable, Identifiable, CustomStringConvertible 
     public let kind: Kind
     /// The request as given.
     public let originalRequest: HTTPRequest
-    /// Upload progress: total and completed request body bytes.
-    public let uploadProgress: Progress
+    /// Upload progress: total and completed request body bytes. Made at first use.
+    public var uploadProgress: Progress { progress.withLock { $0.uploadObjectMadeIfNeeded() } }
     /// Download progress: total (from `Content-Length`, when known) and completed response bytes.
-    public let downloadProgress: Progress
+    /// Made at first use.
+    public var downloadProgress: Progress { progress.withLock { $0.downloadObjectMadeIfNeeded() } }
+
+    /// The progress objects, made only when someone asks for them, with the counts so far.
+    struct ProgressState: Sendable {
+        var uploadObject: Progress?
+        var downloadObject: Progress?
+        var sent: Int64 = 0
+        var totalToSend: Int64 = -1
+        var received: Int64 = 0
+        var totalExpected: Int64 = -1
+
+        mutating func uploadObjectMadeIfNeeded() -> Progress {
+            if let uploadObject { return uploadObject }
+            let object = Progress(totalUnitCount: totalToSend)
+            object.completedUnitCount = sent
+            uploadObject = object
+            return object
+        }
+
+        mutating func downloadObjectMadeIfNeeded() -> Progress {
+            if let downloadObject { return downloadObject }
+            let object = Progress(totalUnitCount: totalExpected)
+            object.completedUnitCount = received
+            downloadObject = object
+            return object
+        }
+
+        /// Records counts; updates the objects that exist.
+        mutating func update(sent: Int64? = nil, totalToSend: Int64? = nil, received: Int64? = nil, totalExpected: Int64? = nil) {
+            if let totalToSend { self.totalToSend = totalToSend; uploadObject?.totalUnitCount = totalToSend }
+            if let sent { self.sent = sent; uploadObject?.completedUnitCount = sent }
+            if let totalExpected { self.totalExpected = totalExpected; downloadObject?.totalUnitCount = totalExpected }
+            if let received { self.received = received; downloadObject?.completedUnitCount = received }
+        }
+    }
+    let progress = Locked(ProgressState())
 
     struct Mutable: Sendable {
         var state: State = .suspended
@@ -58,8 +94,6 @@ public final class SessionTask: Sendable, Identifiable, CustomStringConvertible 
         self.kind = kind
         self.originalRequest = request
         self.controller = controller
-        self.uploadProgress = Progress(totalUnitCount: -1)
-        self.downloadProgress = Progress(totalUnitCount: -1)
         self.mutable = Locked(Mutable(currentRequest: request))
     }
 

@@ -38,9 +38,12 @@ public struct HTTPHeader: Hashable, Sendable, CustomStringConvertible {
 extension String {
     /// The string without leading and trailing spaces and horizontal tabs (HTTP's optional whitespace).
     func trimmingHTTPWhitespace() -> String {
-        let isWhitespace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isWhitespace($0) }),
-            let last = lastIndex(where: { !isWhitespace($0) })
+        let bytes = utf8
+        let isWhitespace: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        guard let firstByte = bytes.first, let lastByte = bytes.last else { return self }
+        if !isWhitespace(firstByte) && !isWhitespace(lastByte) { return self }
+        guard let first = bytes.firstIndex(where: { !isWhitespace($0) }),
+            let last = bytes.lastIndex(where: { !isWhitespace($0) })
         else { return "" }
         return String(self[first...last])
     }

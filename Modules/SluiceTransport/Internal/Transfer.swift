@@ -191,7 +191,7 @@ final class Transfer: @unchecked Sendable {
         sluice_easy_setopt_seek_callback(easy, transferSeekCallback)
         sluice_easy_setopt_pointer(easy, CURLOPT_SEEKDATA, context)
         let total = stream.contentLength ?? -1
-        task.uploadProgress.totalUnitCount = total
+        task.progress.withLock { $0.update(totalToSend: total) }
     }
 
     private func configureHeaders(_ easy: UnsafeMutableRawPointer) {
@@ -256,10 +256,12 @@ final class Transfer: @unchecked Sendable {
 
     // MARK: Callbacks (engine thread)
 
+    private static let statusLinePrefix = Array("HTTP/".utf8)
+
     func onHeader(_ line: UnsafeRawBufferPointer) -> Int {
         var bytes = line[...]
         while let last = bytes.last, last == 0x0A || last == 0x0D { bytes = bytes.dropLast() }
-        if bytes.starts(with: Array("HTTP/".utf8)) {
+        if bytes.starts(with: Self.statusLinePrefix) {
             parseStatusLine(String(decoding: bytes, as: UTF8.self))
             return line.count
         }
@@ -312,7 +314,8 @@ final class Transfer: @unchecked Sendable {
         {
             decoder = contentCoding.makeDecoder(limits: configuration.contentCodingLimits)
         }
-        task.downloadProgress.totalUnitCount = decoder == nil ? (response.expectedContentLength ?? -1) : -1
+        let expected = decoder == nil ? (response.expectedContentLength ?? -1) : -1
+        task.progress.withLock { $0.update(totalExpected: expected) }
         try sink.begin(response)
     }
 
@@ -378,10 +381,12 @@ final class Transfer: @unchecked Sendable {
     func onProgress(downloadTotal: Int64, downloaded: Int64, uploadTotal: Int64, uploaded: Int64) -> Int32 {
         guard downloaded != lastProgress.received || uploaded != lastProgress.sent else { return 0 }
         lastProgress = (uploaded, downloaded)
-        task.uploadProgress.completedUnitCount = uploaded
-        if uploadTotal > 0 { task.uploadProgress.totalUnitCount = uploadTotal }
-        task.downloadProgress.completedUnitCount = downloaded
-        if decoder == nil, downloadTotal > 0 { task.downloadProgress.totalUnitCount = downloadTotal }
+        let hasDecoder = decoder != nil
+        task.progress.withLock { progress in
+            progress.update(
+                sent: uploaded, totalToSend: uploadTotal > 0 ? uploadTotal : nil, received: downloaded,
+                totalExpected: !hasDecoder && downloadTotal > 0 ? downloadTotal : nil)
+        }
         let update = TransferProgress(
             bytesSent: uploaded, totalBytesToSend: declaredBodyLength, bytesReceived: downloaded,
             totalBytesExpected: decoder == nil && downloadTotal > 0 ? downloadTotal : nil)

@@ -93,8 +93,11 @@ static int run_transfer(const char *mode, const char *url, const char *path, con
     double begin = now();
     if (strcmp(mode, "download") == 0) {
         file = fopen(path, "wb");
+        setvbuf(file, NULL, _IOFBF, 512 * 1024);
         sink.file = file;
         easy = make_easy(url, ca, &sink);
+        /* The same receive buffer Sluice uses for downloads. */
+        curl_easy_setopt(easy, CURLOPT_BUFFERSIZE, 512L * 1024L);
     } else {
         struct stat info;
         stat(path, &info);
