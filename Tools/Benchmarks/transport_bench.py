@@ -31,10 +31,19 @@ SCENARIOS = [
     ("1 GiB download to file", "download", [f"{http}/files/1g.bin", "{tmp}"], "MB/s"),
     ("1 GiB upload from file", "upload", [f"{http}/upload", big], "MB/s"),
 ]
-CLIENTS = ["libcurl C (multi)", "Sluice", "async-http-client", "URLSession"]
+CLIENTS = ["libcurl C (multi)", "Sluice", "async-http-client", "URLSession", "curl(1)"]
 
 
 def command(client, scenario, arguments):
+    if client == "curl(1)":
+        # The command-line tool, for the whole-file scenarios (`curl -o` and `curl -T`).
+        if scenario == "download":
+            return ["curl", "-sS", "-o", arguments[1], arguments[0], "-w",
+                    '{"operations": 1, "bytes": %{size_download}, "seconds": %{time_total}}\\n']
+        if scenario == "upload":
+            return ["curl", "-sS", "-o", "/dev/null", "-T", arguments[1], arguments[0], "-w",
+                    '{"operations": 1, "bytes": %{size_upload}, "seconds": %{time_total}}\\n']
+        return ["sh", "-c", 'echo \'{"unsupported": "curl(1) runs one transfer at a time"}\'']
     if client == "libcurl C (multi)":
         return [args.c_bin, scenario] + arguments
     name = {"Sluice": "sluice", "async-http-client": "ahc", "URLSession": "urlsession"}[client]

@@ -1,28 +1,60 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A value guarded by a lock, for state that many threads read and change.
 ///
-/// Built on `NSLock` (a pthread mutex), which ThreadSanitizer understands, so the test suite can run
-/// under `--sanitize=thread` without false reports. (The standard library's `Mutex` uses futexes
-/// directly on Linux, which ThreadSanitizer cannot see.)
+/// The value and a pthread mutex live in one allocation. ThreadSanitizer understands pthread
+/// mutexes, so the test suite runs under `--sanitize=thread` without false reports (the standard
+/// library's `Mutex` uses futexes directly on Linux, which ThreadSanitizer cannot see).
 ///
 /// ```swift
 /// let counter = Locked(0)
 /// counter.withLock { $0 += 1 }
 /// ```
 public final class Locked<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
+    private let storage: LockedStorage<Value>
 
     /// Guards `value`.
-    public init(_ value: Value) { self.value = value }
+    public init(_ value: Value) { storage = LockedStorage.make(value) }
 
     /// Runs `body` with exclusive access to the value and returns what it returns.
     ///
     /// - Throws: What `body` throws; the lock is released either way.
     public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
+        try storage.withLock(body)
+    }
+}
+
+/// The value (header) and the mutex (element) of a ``Locked``, in one heap block.
+final class LockedStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> {
+    static func make(_ value: Value) -> LockedStorage {
+        let buffer = create(minimumCapacity: 1) { _ in value }
+        let storage = unsafeDowncast(buffer, to: LockedStorage.self)
+        storage.withUnsafeMutablePointerToElements { mutex in
+            mutex.initialize(to: pthread_mutex_t())
+            pthread_mutex_init(mutex, nil)
+        }
+        return storage
+    }
+
+    deinit {
+        withUnsafeMutablePointerToElements { mutex in
+            pthread_mutex_destroy(mutex)
+            mutex.deinitialize(count: 1)
+        }
+    }
+
+    @inline(__always)
+    func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
+        try withUnsafeMutablePointers { (value, mutex) throws(Failure) -> Result in
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            return try body(&value.pointee)
+        }
     }
 }

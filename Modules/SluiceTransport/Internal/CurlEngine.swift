@@ -22,7 +22,7 @@ final class CurlEngine: @unchecked Sendable {
     private let share: UnsafeMutableRawPointer
     /// DNS and TLS sessions, plus the cookie store, for transfers that handle cookies.
     private let cookieShare: UnsafeMutableRawPointer
-    private let commands = Locked<(queue: [Command], accepting: Bool)>(([], true))
+    private let commands = Locked<(queue: [Command], accepting: Bool, sleeping: Bool)>(([], true, false))
 
     // Engine thread only.
     private var active: [UnsafeMutableRawPointer: Transfer] = [:]
@@ -56,13 +56,15 @@ final class CurlEngine: @unchecked Sendable {
     /// Queues a command and wakes the engine. Returns `false` once the engine has stopped taking work.
     @discardableResult
     func submit(_ command: Command) -> Bool {
-        let accepted = commands.withLock { state -> Bool in
-            guard state.accepting else { return false }
+        let (accepted, wake) = commands.withLock { state -> (Bool, Bool) in
+            guard state.accepting else { return (false, false) }
             if case .stop = command { state.accepting = false }
             state.queue.append(command)
-            return true
+            // One wake-up per sleep is enough: later commands are picked up with the first.
+            defer { state.sleeping = false }
+            return (true, state.sleeping)
         }
-        if accepted { curl_multi_wakeup(multi) }
+        if wake { curl_multi_wakeup(multi) }
         return accepted
     }
 
@@ -89,7 +91,16 @@ final class CurlEngine: @unchecked Sendable {
                 guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
                 finish(easy, code: message.pointee.data.result)
             }
-            curl_multi_poll(multi, nil, 0, 1000, nil)
+            // Sleep only when no command arrived meanwhile; submitters wake the poll once it is set.
+            let idle = commands.withLock { state -> Bool in
+                guard state.queue.isEmpty else { return false }
+                state.sleeping = true
+                return true
+            }
+            if idle {
+                curl_multi_poll(multi, nil, 0, 1000, nil)
+                commands.withLock { $0.sleeping = false }
+            }
         }
         for easy in pool { curl_easy_cleanup(easy) }
         pool.removeAll()
