@@ -21,6 +21,7 @@ extension EventMonitor {
     public func taskDidComplete(_ task: SessionTask, error: SluiceError?, metrics: TaskMetrics?) {}
 }
 
+/// Posted when ``SessionConfiguration/postsTaskNotifications`` is on.
 extension Notification.Name {
     /// Posted when a task resumes; `object` is the ``SessionTask``.
     public static let sluiceTaskDidResume = Notification.Name("SluiceTaskDidResume")

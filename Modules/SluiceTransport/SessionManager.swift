@@ -340,13 +340,14 @@ public final class SessionManager: Sendable, TaskController {
                 return continuations
             }
             for continuation in continuations { continuation.finish() }
-            completion(result)
+            // Observers first, then the task's own completion.
             var userInfo: [String: any Sendable] = [:]
             if let error { userInfo[Self.errorUserInfoKey] = error }
             if let metrics { userInfo[Self.metricsUserInfoKey] = metrics }
             self?.notify(.sluiceTaskDidComplete, task, userInfo: userInfo) {
                 $0.taskDidComplete(task, error: error, metrics: metrics)
             }
+            completion(result)
         }
         if invalidated {
             transfer.completion(.failure(SluiceError(.sessionInvalidated, "the session was invalidated", request: request)))
@@ -361,7 +362,9 @@ public final class SessionManager: Sendable, TaskController {
         monitor: (any EventMonitor) -> Void
     ) {
         for eventMonitor in eventMonitors { monitor(eventMonitor) }
-        NotificationCenter.default.post(name: name, object: task, userInfo: userInfo)
+        if configuration.postsTaskNotifications {
+            NotificationCenter.default.post(name: name, object: task, userInfo: userInfo)
+        }
     }
 
     /// Runs a task to completion for the async API, cancelling it when the calling task is cancelled.

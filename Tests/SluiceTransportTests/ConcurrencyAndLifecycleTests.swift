@@ -105,6 +105,7 @@ extension TransportSuites {
             let recorder = Recorder()
             var configuration = try Transport.configuration()
             configuration.streamBufferLimit = 1 << 20
+            configuration.postsTaskNotifications = true
             let session = SessionManager(configuration: configuration, eventMonitors: [recorder])
             let done = Locked<Result<DataResponse, SluiceError>?>(nil)
             let notified = Locked(0)
