@@ -2,15 +2,14 @@
 #ifndef SLUICE_CCURL_SHIM_H
 #define SLUICE_CCURL_SHIM_H
 
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
-#include <pthread.h>
+#include <sys/prctl.h>
 #include <curl/curl.h>
 
-/// Names the calling thread (at most 15 bytes show), so the engine thread is visible in tools.
+/* Names the calling thread (at most 15 bytes show), so the engine thread is visible in tools.
+   prctl, unlike pthread_setname_np, needs no _GNU_SOURCE, which would change glibc's fd_set
+   and clash with other modules that include it. */
 static inline void sluice_name_current_thread(const char *name) {
-    pthread_setname_np(pthread_self(), name);
+    prctl(PR_SET_NAME, (unsigned long)name, 0UL, 0UL, 0UL);
 }
 
 typedef size_t (*sluice_curl_data_callback)(char *buffer, size_t size, size_t count, void *context);
