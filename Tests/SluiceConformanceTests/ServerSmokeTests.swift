@@ -56,11 +56,13 @@ struct ServerSmokeTests {
         #expect(missing.status == 404)
     }
 
-    @Test("the environment.servers conformance suite passes")
-    func serverSuite() async throws {
+    @Test("the environment.servers and transport.session conformance suites pass")
+    func serverSuites() async throws {
         _ = try TestEnvironment.requireServers()
         let report = await ConformanceRunner.run(
-            ConformanceRunner.allSuites.filter { $0.name == "environment.servers" }, in: TestEnvironment.conformanceContext)
+            ConformanceRunner.allSuites.filter { ["environment.servers", "transport.session"].contains($0.name) },
+            in: TestEnvironment.conformanceContext)
+        #expect(report.suites.count == 2)
         for suite in report.suites {
             #expect(suite.error == nil, "\(suite.error ?? "")")
             for result in suite.cases where !result.passed { Issue.record("\(result.id): \(result.detail ?? "")") }

@@ -10,6 +10,8 @@ extension TransportSuites {
         @Test("no bytes for longer than the idle timeout is an idle timeout")
         func idle() async throws {
             let session = try Transport.session()
+            // A connection already open and reused is still connected: the timeout is an idle one.
+            _ = try await session.data(for: Transport.request(.httpbin, "/get"))
             var request = try Transport.request(.httpbin, "/delay/5")
             request.timeout = 1
             let started = ContinuousClock.now

@@ -476,10 +476,13 @@ final class Transfer: @unchecked Sendable {
         return attach(SluiceError(mapped.code, mapped.message + (detail.isEmpty ? "" : ": \(detail)"), library: library))
     }
 
-    /// Whether the last attempt got a usable connection: TCP connected, and over TLS the handshake done.
+    /// Whether the last attempt got a usable connection (new or reused, TLS included): curl records a
+    /// pre-transfer time only once the request could be sent.
     private var isConnected: Bool {
-        guard let last = metrics.transactions.last else { return false }
-        return request.url.scheme?.lowercased() == "https" ? last.tlsHandshake > 0 : last.connect > 0
+        guard let easy else { return false }
+        var pretransfer: curl_off_t = 0
+        sluice_easy_getinfo_off_t(easy, CURLINFO_PRETRANSFER_TIME_T, &pretransfer)
+        return pretransfer > 0
     }
 
     /// Adds the request, the response and the body received so far to an error.

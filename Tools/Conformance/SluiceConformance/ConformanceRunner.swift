@@ -13,6 +13,7 @@ public enum ConformanceRunner {
         RequestSerializerSuite(kind: .http),
         RequestSerializerSuite(kind: .json),
         ServerSuite(),
+        TransportSuite(),
     ]
 
     /// Runs `suites` (default: ``allSuites``) in order. A suite that throws is recorded as failed with
