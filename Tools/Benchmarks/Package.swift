@@ -24,6 +24,12 @@ let package = Package(
             ],
             path: "Transport"
         ),
+        // Sluice's gzip decoder on a 1 GiB body; Tools/Benchmarks/gzip.sh compares it with gzip -dc.
+        .executableTarget(
+            name: "gzip-inflate",
+            dependencies: [.product(name: "SluiceGzip", package: "Sluice")],
+            path: "GzipInflate"
+        ),
         .executableTarget(
             name: "RequestSerialization",
             dependencies: [
