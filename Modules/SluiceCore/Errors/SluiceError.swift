@@ -38,6 +38,9 @@ public struct SluiceError: Error, Sendable, CustomStringConvertible, CustomDebug
     public var library: LibraryDiagnostic?
     /// The error that caused this one, when there is one. Default `nil`.
     public var underlying: (any Error & Sendable)?
+    /// The body as a serializer decoded it despite the failure (for example the JSON error document
+    /// of a 404), when it could. Default `nil`.
+    public var decodedBody: (any Sendable)?
 
     /// Creates an error.
     ///
@@ -66,6 +69,7 @@ public struct SluiceError: Error, Sendable, CustomStringConvertible, CustomDebug
         self.isBodyTruncated = false
         self.library = library
         self.underlying = underlying
+        self.decodedBody = nil
         setBody(body)
     }
 

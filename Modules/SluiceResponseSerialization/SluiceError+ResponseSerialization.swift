@@ -1,0 +1,18 @@
+import SluiceCore
+
+extension SluiceError.Code {
+    /// The response's status is not in the serializer's acceptable status codes.
+    public static let unacceptableStatusCode: Self = "response.unacceptableStatusCode"
+    /// The response's MIME type is not in the serializer's acceptable content types.
+    public static let unacceptableContentType: Self = "response.unacceptableContentType"
+    /// The body is not valid JSON.
+    public static let invalidJSON: Self = "response.invalidJSON"
+    /// A value was required but the body was empty.
+    public static let emptyResponse: Self = "response.emptyResponse"
+    /// A `Decodable` value could not be decoded from the body; the decoder's error is underneath.
+    public static let decodingFailed: Self = "response.decodingFailed"
+    /// The body's text could not be decoded in its charset, UTF-8 or Latin-1.
+    public static let stringDecodingFailed: Self = "response.stringDecodingFailed"
+    /// An image's bytes do not match its `Content-Type`, or its header is unreadable.
+    public static let invalidImage: Self = "response.invalidImage"
+}
