@@ -88,6 +88,9 @@ let package = Package(
         tests("SluiceTransportTests", dependencies: ["SluiceTransport", "SluiceGzip"]),
         tests("SluiceRequestSerializationTests", dependencies: ["SluiceRequestSerialization"]),
         tests("SluiceMultipartTests", dependencies: ["SluiceMultipart"]),
+        tests("SluiceResponseSerializationTests", dependencies: [
+            "SluiceResponseSerialization", "SluiceTransport", "SluiceConformance",
+        ]),
         tests("SluiceReachabilityTests", dependencies: ["SluiceReachability"]),
         // Prints reachability changes seen inside a network namespace, for SluiceReachabilityTests.
         .executableTarget(
