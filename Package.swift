@@ -31,6 +31,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: libraryModules.map { .library(name: $0, targets: [$0]) } + [
         .executable(name: "sluice-conformance", targets: ["SluiceConformanceTool"]),
+        // An example plugin built as a shared library, loaded at run time by tests and sluice-conformance.
+        .library(name: "SluiceNDJSONPlugin", type: .dynamic, targets: ["SluiceNDJSONPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -48,7 +50,11 @@ let package = Package(
             name: "CZlib", path: "Modules/CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
 
-        module("SluiceCore", dependencies: [.product(name: "OrderedCollections", package: "swift-collections")]),
+        // The C table a loadable plugin exports (header only).
+        .target(name: "CSluicePluginABI", path: "Modules/CSluicePluginABI"),
+        module("SluiceCore", dependencies: [
+            "CSluicePluginABI", .product(name: "OrderedCollections", package: "swift-collections"),
+        ]),
         module("SluiceTransport", dependencies: ["SluiceCore", "CCurl"]),
         module("SluiceRequestSerialization", dependencies: ["SluiceCore"]),
         module("SluiceMultipart", dependencies: ["SluiceCore", "SluiceRequestSerialization"]),
@@ -64,6 +70,7 @@ let package = Package(
         plugin("SluiceGzip", dependencies: ["CZlib"]),
         plugin("SluiceXML", dependencies: ["CLibXML2"]),
         plugin("SluicePropertyList"),
+        .target(name: "SluiceNDJSONPlugin", dependencies: ["SluiceCore"], path: "Plugins/Examples/SluiceNDJSONPlugin"),
 
         // The conformance tool: suites live in a library so the test suite runs them too.
         .target(

@@ -94,4 +94,12 @@ extension SluiceError.Code {
     public static let pluginInvalid: Self = "registry.invalidPlugin"
     /// No registered plugin or serializer answers the lookup.
     public static let pluginNotFound: Self = "registry.notFound"
+    /// A plugin library could not be opened (missing file, not a shared library, unresolved symbols).
+    public static let pluginLoadFailed: Self = "registry.loadFailed"
+    /// A plugin library exports no `sluice_plugin_entry`, or it returned no table.
+    public static let pluginMissingEntryPoint: Self = "registry.missingEntryPoint"
+    /// A plugin library was built for another version of the plugin ABI.
+    public static let pluginIncompatibleABI: Self = "registry.incompatibleABI"
+    /// A loaded plugin reported an error while decoding or encoding; its message is in `library`.
+    public static let pluginFailed: Self = "registry.pluginFailed"
 }

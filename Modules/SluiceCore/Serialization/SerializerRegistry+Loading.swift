@@ -1,0 +1,71 @@
+import CSluicePluginABI
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension SerializerRegistry {
+    /// Loads a plugin from a shared library and registers it.
+    ///
+    /// The library is opened with `RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE` and never unloaded. Its
+    /// `sluice_plugin_entry` function must return a table built for ``pluginABIVersion``.
+    ///
+    /// - Parameters:
+    ///   - path: The `.so` file.
+    ///   - replacing: Whether a plugin of the same name is replaced. Default `false`.
+    /// - Returns: What the plugin offers.
+    /// - Throws: ``SluiceError`` with code ``SluiceError/Code/pluginLoadFailed`` (no file, not loadable),
+    ///   ``SluiceError/Code/pluginMissingEntryPoint``, ``SluiceError/Code/pluginIncompatibleABI``,
+    ///   ``SluiceError/Code/pluginInvalid`` (null functions, bad name, version or media type), or
+    ///   ``SluiceError/Code/pluginDuplicate``. Nothing is registered then.
+    @discardableResult
+    public func load(pluginAt path: String, replacing: Bool = false) throws(SluiceError) -> PluginSummary {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw SluiceError(.pluginLoadFailed, "no plugin library at \(path)")
+        }
+        guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
+            let reason = dlerror().map { String(cString: $0) } ?? "unknown reason"
+            throw SluiceError(.pluginLoadFailed, "cannot load \(path): \(reason)")
+        }
+        guard let symbol = dlsym(handle, SLUICE_PLUGIN_ENTRY_SYMBOL) else {
+            throw SluiceError(.pluginMissingEntryPoint, "\(path) exports no \(SLUICE_PLUGIN_ENTRY_SYMBOL)")
+        }
+        let entry = unsafeBitCast(symbol, to: sluice_plugin_entry_function.self)
+        guard let table = entry() else {
+            throw SluiceError(.pluginMissingEntryPoint, "\(path): \(SLUICE_PLUGIN_ENTRY_SYMBOL) returned no table")
+        }
+        let plugin = try Self.wrap(table, path: path)
+        try register(plugin, replacing: replacing)
+        return PluginSummary(
+            name: plugin.name, version: plugin.version, responseMediaTypes: plugin.responseMediaTypes.map(\.description),
+            contentCodings: [], providesRequestSerializer: false)
+    }
+
+    /// The plugin ABI version this build of Sluice loads.
+    public static var pluginABIVersion: UInt32 { SLUICE_PLUGIN_ABI_VERSION }
+
+    private static func wrap(_ table: UnsafePointer<sluice_plugin_table>, path: String) throws(SluiceError) -> LoadedPlugin {
+        let contents = table.pointee
+        guard contents.abi_version == SLUICE_PLUGIN_ABI_VERSION else {
+            throw SluiceError(
+                .pluginIncompatibleABI,
+                "\(path) was built for plugin ABI \(contents.abi_version); this Sluice loads \(SLUICE_PLUGIN_ABI_VERSION)")
+        }
+        guard let name = contents.name, let version = contents.version, contents.decode != nil,
+            contents.free_buffer != nil, contents.media_type_count == 0 || contents.media_types != nil
+        else {
+            throw SluiceError(.pluginInvalid, "\(path): the plugin table has a null name, version or function")
+        }
+        var types: [MediaType] = []
+        for index in 0..<contents.media_type_count {
+            guard let text = contents.media_types[index], let type = MediaType(String(cString: text)) else {
+                throw SluiceError(.pluginInvalid, "\(path): media type \(index) is missing or malformed")
+            }
+            types.append(type)
+        }
+        return LoadedPlugin(
+            table: LoadedPlugin.Table(pointer: table), name: String(cString: name), version: String(cString: version), responseMediaTypes: types,
+            path: path)
+    }
+}

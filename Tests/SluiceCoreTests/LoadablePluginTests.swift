@@ -1,0 +1,125 @@
+import Foundation
+import SluiceCore
+import Testing
+
+/// Loads plugins from shared libraries: the example NDJSON plugin built by the package, and small C
+/// libraries compiled here to check each refusal.
+@Suite("Loadable plugins", .serialized)
+struct LoadablePluginTests {
+    /// The example plugin library, next to the test executable.
+    static func examplePluginPath() throws -> String {
+        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let path = directory.appendingPathComponent("libSluiceNDJSONPlugin.so").path
+        try #require(
+            FileManager.default.fileExists(atPath: path),
+            "libSluiceNDJSONPlugin.so is not at \(path); build it with swift build --build-tests (make test does)")
+        return path
+    }
+
+    /// Compiles C source into a shared library in a temporary directory.
+    static func compile(_ source: String, name: String) throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-plugins-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let file = directory.appendingPathComponent("\(name).c")
+        try source.write(to: file, atomically: true, encoding: .utf8)
+        let output = directory.appendingPathComponent("lib\(name).so").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/cc")
+        process.arguments = ["-shared", "-fPIC", "-o", output, file.path]
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "cc failed for \(name)")
+        return output
+    }
+
+    static func table(abi: String, decode: String, name: String = "\"c-plugin\"") -> String {
+        """
+        #include <stddef.h>
+        #include <stdint.h>
+        #include <stdlib.h>
+        #include <string.h>
+        typedef struct {
+            uint32_t abi_version; const char *name; const char *version;
+            const char *const *media_types; size_t media_type_count;
+            int32_t (*decode)(const uint8_t *, size_t, const char *, uint8_t **, size_t *, char **);
+            int32_t (*encode)(const uint8_t *, size_t, uint8_t **, size_t *, char **);
+            void (*free_buffer)(void *);
+        } table_t;
+        static int32_t upper(const uint8_t *in, size_t n, const char *type, uint8_t **out, size_t *len, char **err) {
+            if (n > 0 && in[0] == '!') { *err = strdup("bang"); return 1; }
+            char *json = malloc(n + 3); json[0] = '"';
+            for (size_t i = 0; i < n; i++) json[i + 1] = (in[i] >= 'a' && in[i] <= 'z') ? in[i] - 32 : in[i];
+            json[n + 1] = '"'; json[n + 2] = 0; *out = (uint8_t *)json; *len = n + 2; return 0;
+        }
+        static const char *types[] = {"text/x-shout"};
+        static const table_t table = {\(abi), \(name), "1.0.0", types, 1, \(decode), NULL, free};
+        const table_t *sluice_plugin_entry(void) { return &table; }
+        """
+    }
+
+    @Test("the example plugin loads from its .so and decodes through the registry")
+    func example() throws {
+        let registry = SerializerRegistry()
+        let summary = try registry.load(pluginAt: Self.examplePluginPath())
+        #expect(summary.name == "ndjson")
+        #expect(summary.responseMediaTypes == ["application/x-ndjson", "application/jsonl"])
+        let serializer = try #require(registry.responseSerializer(for: MediaType("application/x-ndjson; charset=utf-8")!))
+        let value = try serializer.serialize(
+            request: nil, response: HTTPResponse(statusCode: 200), body: Data("{\"a\":1}\n[2,3]\n\n\"x\"\n".utf8))
+        #expect(value as? Parameters? == [["a": 1], [2, 3], "x"])
+        let error = #expect(throws: SluiceError.self) {
+            try serializer.serialize(request: nil, response: HTTPResponse(statusCode: 200), body: Data("{oops\n".utf8))
+        }
+        #expect(error?.code == .pluginFailed)
+        #expect(error?.library?.library == "ndjson")
+        #expect(error?.message.contains("line 1 is not JSON") == true)
+    }
+
+    @Test("a plugin written in C loads and decodes")
+    func cPlugin() throws {
+        let path = try Self.compile(Self.table(abi: "1", decode: "upper"), name: "shout")
+        let registry = SerializerRegistry()
+        try registry.load(pluginAt: path)
+        let serializer = try #require(registry.responseSerializer(for: MediaType("text/x-shout")!))
+        #expect(try serializer.serialize(request: nil, response: HTTPResponse(statusCode: 200), body: Data("hi".utf8)) as? Parameters? == "HI")
+        let error = #expect(throws: SluiceError.self) {
+            try serializer.serialize(request: nil, response: HTTPResponse(statusCode: 200), body: Data("!".utf8))
+        }
+        #expect(error?.library?.message == "bang")
+    }
+
+    @Test("refusals are clear and register nothing")
+    func refusals() throws {
+        let registry = SerializerRegistry()
+        let missing = #expect(throws: SluiceError.self) { try registry.load(pluginAt: "/nonexistent/libnothing.so") }
+        #expect(missing?.code == .pluginLoadFailed)
+
+        let noEntry = try Self.compile("int unrelated(void) { return 1; }", name: "noentry")
+        #expect((#expect(throws: SluiceError.self) { try registry.load(pluginAt: noEntry) })?.code == .pluginMissingEntryPoint)
+
+        let wrongABI = try Self.compile(Self.table(abi: "99", decode: "upper"), name: "wrongabi")
+        let abiError = #expect(throws: SluiceError.self) { try registry.load(pluginAt: wrongABI) }
+        #expect(abiError?.code == .pluginIncompatibleABI)
+        #expect(abiError?.message.contains("99") == true)
+
+        let nullDecode = try Self.compile(Self.table(abi: "1", decode: "NULL"), name: "nulldecode")
+        #expect((#expect(throws: SluiceError.self) { try registry.load(pluginAt: nullDecode) })?.code == .pluginInvalid)
+
+        let notALibrary = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-not-a-library-\(UUID()).so").path
+        try Data("not ELF".utf8).write(to: URL(fileURLWithPath: notALibrary))
+        defer { unlink(notALibrary) }
+        #expect((#expect(throws: SluiceError.self) { try registry.load(pluginAt: notALibrary) })?.code == .pluginLoadFailed)
+
+        #expect(registry.plugins.isEmpty)
+    }
+
+    @Test("loading a name twice is refused unless replacing")
+    func duplicates() throws {
+        let path = try Self.examplePluginPath()
+        let registry = SerializerRegistry()
+        try registry.load(pluginAt: path)
+        #expect((#expect(throws: SluiceError.self) { try registry.load(pluginAt: path) })?.code == .pluginDuplicate)
+        try registry.load(pluginAt: path, replacing: true)
+        #expect(registry.plugins.count == 1)
+    }
+}
