@@ -33,7 +33,9 @@ test: build
 ## run: sluice-conformance against freshly started servers; prints where the report is.
 run: install
 	@$(SWIFT) build --product sluice-conformance 2>&1 | tail -n 3
-	@SLUICE_TESTENV_SKIP_INSTALL=1 $(TESTENV)/run.sh "$$($(SWIFT) build --show-bin-path)/sluice-conformance" --output "$(REPORT_DIR)"
+	@$(SWIFT) build --product SluiceNDJSONPlugin 2>&1 | tail -n 1
+	@SLUICE_TESTENV_SKIP_INSTALL=1 $(TESTENV)/run.sh "$$($(SWIFT) build --show-bin-path)/sluice-conformance" \
+		--output "$(REPORT_DIR)" --plugin "$$($(SWIFT) build --show-bin-path)/libSluiceNDJSONPlugin.so"
 
 ## servers: start the servers and leave them running (stop them with make stop).
 servers: install

@@ -7,7 +7,9 @@ import Testing
 struct ConformanceReportTests {
     @Test("every vector suite passes over Tests/Vectors")
     func vectorSuites() async {
-        let suites = ConformanceRunner.allSuites.filter { !["environment.servers", "transport.session"].contains($0.name) }
+        let suites = ConformanceRunner.allSuites.filter {
+            !["environment.servers", "transport.session", "plugins.loadable"].contains($0.name)
+        }
         let report = await ConformanceRunner.run(suites, in: ConformanceContext(vectors: TestEnvironment.vectors, servers: nil))
         #expect(report.suites.count == suites.count)
         for suite in report.suites {
@@ -20,11 +22,23 @@ struct ConformanceReportTests {
         #expect(report.passed)
     }
 
+    @Test("the example plugin library passes the plugins.loadable checks")
+    func pluginSuite() async throws {
+        let path = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("libSluiceNDJSONPlugin.so").path
+        let report = await ConformanceRunner.run(
+            ConformanceRunner.allSuites.filter { $0.name == "plugins.loadable" },
+            in: ConformanceContext(vectors: nil, servers: nil, pluginPaths: [path]))
+        let suite = try #require(report.suites.first)
+        #expect(suite.cases.count >= 6)
+        for result in suite.cases where !result.passed { Issue.record("\(result.id): \(result.detail ?? "")") }
+    }
+
     @Test("a suite that cannot run is a failure in the report, not a crash")
     func missingInputs() async {
         let report = await ConformanceRunner.run(in: ConformanceContext(vectors: nil, servers: nil))
         #expect(!report.passed)
-        #expect(report.suites.allSatisfy { $0.name == "core.content-codings" || $0.error != nil })
+        #expect(report.suites.allSatisfy { ["core.content-codings", "plugins.loadable"].contains($0.name) || $0.error != nil })
         #expect(report.suites.contains { $0.name == "transport.session" && $0.error != nil })
         #expect(report.markdown.contains("could not run"))
     }

@@ -15,6 +15,7 @@ public enum ConformanceRunner {
         ResponseSerializerSuite(),
         ServerSuite(),
         TransportSuite(),
+        PluginSuite(),
     ]
 
     /// Runs `suites` (default: ``allSuites``) in order. A suite that throws is recorded as failed with

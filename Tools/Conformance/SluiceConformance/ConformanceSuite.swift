@@ -18,11 +18,14 @@ public struct ConformanceContext: Sendable {
     public var vectors: VectorStore?
     /// Where the servers are, or `nil` when none are configured (server suites then fail).
     public var servers: ServerEnvironment?
+    /// Plugin libraries to load and check. Default none.
+    public var pluginPaths: [String]
 
     /// Creates a context.
-    public init(vectors: VectorStore?, servers: ServerEnvironment?) {
+    public init(vectors: VectorStore?, servers: ServerEnvironment?, pluginPaths: [String] = []) {
         self.vectors = vectors
         self.servers = servers
+        self.pluginPaths = pluginPaths
     }
 
     /// The vectors, or a ``ConformanceError`` saying how to provide them.

@@ -23,6 +23,9 @@ struct SluiceConformanceCommand: AsyncParsableCommand {
     @Option(name: .long, help: "A servers.json written by Tools/testenv/start.sh (default: SLUICE_* variables, or found above the current directory).")
     var servers: String?
 
+    @Option(name: .long, help: "A plugin library (.so) to load and check; repeat for several.")
+    var plugin: [String] = []
+
     @Option(name: .long, parsing: .upToNextOption, help: "Run only these suites (default: all).")
     var suite: [String] = []
 
@@ -43,7 +46,7 @@ struct SluiceConformanceCommand: AsyncParsableCommand {
         }
         let context = ConformanceContext(
             vectors: try? VectorStore.locate(explicit: vectors),
-            servers: try? ServerEnvironment.load(file: servers))
+            servers: try? ServerEnvironment.load(file: servers), pluginPaths: plugin)
         if let vectors, context.vectors == nil { throw ValidationError("no vectors at \(vectors)") }
         let report = await ConformanceRunner.run(selected, in: context)
         let files = try report.write(to: URL(fileURLWithPath: output))
