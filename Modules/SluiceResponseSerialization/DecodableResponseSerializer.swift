@@ -20,6 +20,9 @@ public struct DecodableResponseSerializer<Value: Decodable & Sendable>: Response
     public var validation: HTTPResponseSerializer
     /// Decodes bodies. Default: a plain `JSONDecoder`.
     public let decode: @Sendable (Data) throws -> Value
+    /// When set, bodies of a media type a registered plugin serializes are decoded through that plugin:
+    /// its output is re-encoded as JSON and decoded as `Value` with ``decode``.
+    public let registry: SerializerRegistry?
 
     /// Decodes with `decoder`.
     ///
@@ -33,12 +36,27 @@ public struct DecodableResponseSerializer<Value: Decodable & Sendable>: Response
         self.validation = HTTPResponseSerializer(
             acceptableStatusCodes: acceptableStatusCodes, acceptableContentTypes: acceptableContentTypes)
         self.decode = { try decoder.decode(Value.self, from: $0) }
+        self.registry = nil
     }
 
     /// Decodes with any function (a property-list decoder, a plugin's).
     public init(validation: HTTPResponseSerializer, decode: @escaping @Sendable (Data) throws -> Value) {
         self.validation = validation
         self.decode = decode
+        self.registry = nil
+    }
+
+    /// Decodes through whichever plugin in `registry` serializes the response's media type (an NDJSON
+    /// plugin, a CSV plugin), falling back to `decoder` for JSON. Any content type is accepted; one that
+    /// neither a plugin nor JSON handles is ``SluiceError/Code/unacceptableContentType``.
+    ///
+    /// - Parameters:
+    ///   - registry: The plugins to ask.
+    ///   - decoder: Decodes JSON, and the plugins' output. Default `JSONDecoder()`.
+    public init(registry: SerializerRegistry, decoder: JSONDecoder = JSONDecoder(), acceptableStatusCodes: IndexSet = IndexSet(200..<300)) {
+        self.validation = HTTPResponseSerializer(acceptableStatusCodes: acceptableStatusCodes)
+        self.decode = { try decoder.decode(Value.self, from: $0) }
+        self.registry = registry
     }
 
     /// The acceptable content types.
@@ -58,8 +76,30 @@ public struct DecodableResponseSerializer<Value: Decodable & Sendable>: Response
                 .emptyResponse, "expected a \(Value.self) but the response had no body", request: request,
                 response: response, body: body)
         }
+        var json = body!
+        if let registry {
+            guard let type = response.contentType else {
+                throw SluiceError(.unacceptableContentType, "Request failed: unacceptable content-type: none",
+                                  request: request, response: response, body: body)
+            }
+            if let match = registry.responseMatch(for: type) {
+                let value = try match.serializer.serialize(request: request, response: response, body: body)
+                do {
+                    guard let encodable = value as? any Encodable else {
+                        throw SluiceError(.decodingFailed, "plugin \(match.plugin.name) produced \(Swift.type(of: value)), which is not Encodable")
+                    }
+                    json = try JSONEncoder().encode(encodable)
+                } catch {
+                    throw SluiceError(.decodingFailed, "cannot re-encode \(match.plugin.name)'s output: \(error)",
+                                      request: request, response: response, body: body, underlying: ForeignError(error))
+                }
+            } else if !JSONResponseSerializer.defaultContentTypes.contains(where: { $0.matches(type) }) {
+                throw SluiceError(.unacceptableContentType, "Request failed: unacceptable content-type: \(type.essence)",
+                                  request: request, response: response, body: body)
+            }
+        }
         do {
-            return try decode(body!)
+            return try decode(json)
         } catch {
             throw SluiceError(
                 .decodingFailed, "cannot decode \(Value.self): \(error)", request: request, response: response, body: body,

@@ -55,7 +55,8 @@ struct SluiceErrorTests {
             .parametersEncodingFailed, .bodyFileNotFound, .bodyNotAFile, .bodyFileUnreadable, .bodyInvalidRange,
             .bodyLengthMismatch, .bodyStreamFailed, .bodyNotRewindable, .contentCodingOutputLimit,
             .contentCodingRatioLimit, .contentCodingCorrupt, .contentCodingTruncated, .contentCodingUnsupported,
-            .pluginDuplicate, .pluginInvalid, .pluginNotFound,
+            .pluginDuplicate, .pluginInvalid, .pluginNotFound, .pluginLoadFailed, .pluginMissingEntryPoint,
+            .pluginIncompatibleABI, .pluginFailed,
         ]
         for code in codes {
             #expect(doc.contains("`\(code.rawValue)`"), "docs/errors.md does not list \(code)")

@@ -1,0 +1,13 @@
+import SluiceCore
+import SluiceGzip
+import SluiceResponseSerialization
+
+extension SerializerRegistry {
+    /// A registry with the built-in serializers and the bundled plugins that exist: gzip/deflate.
+    public static func bundled() -> SerializerRegistry {
+        let registry = makeDefault()
+        // Constant, valid plugins with distinct names cannot be refused.
+        try? registry.register(GzipPlugin())
+        return registry
+    }
+}
