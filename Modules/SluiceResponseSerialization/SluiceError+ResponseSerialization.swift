@@ -11,8 +11,6 @@ extension SluiceError.Code {
     public static let emptyResponse: Self = "response.emptyResponse"
     /// A `Decodable` value could not be decoded from the body; the decoder's error is underneath.
     public static let decodingFailed: Self = "response.decodingFailed"
-    /// The body's text could not be decoded in its charset, UTF-8 or Latin-1.
-    public static let stringDecodingFailed: Self = "response.stringDecodingFailed"
     /// An image's bytes do not match its `Content-Type`, or its header is unreadable.
     public static let invalidImage: Self = "response.invalidImage"
 }
