@@ -233,8 +233,8 @@ nginx_locations() {
 EOF
 }
 
-write_nginx_conf() { # HTTP_PORT HTTPS_PORT MTLS_PORT SINK_PORT
-    local http_port="$1" https_port="$2" mtls_port="$3" sink_port="$4" user_line=""
+write_nginx_conf() { # HTTP_PORT HTTPS_PORT MTLS_PORT SINK_PORT PROXY_PORT
+    local http_port="$1" https_port="$2" mtls_port="$3" sink_port="$4" proxy_port="$5" user_line=""
     # As root, workers would otherwise run as nobody and could not read the
     # files under the repository; as another user the directive is not allowed.
     if [[ "$(id -u)" == 0 ]]; then user_line="user root;"; fi
@@ -334,6 +334,23 @@ $(nginx_locations)
 $(nginx_locations)
     }
 
+    # A forward proxy for plain HTTP to the loopback servers, requiring the Basic credentials
+    # proxy:secret; it marks what it forwards with X-Sluice-Proxy: 1.
+    server {
+        listen 127.0.0.1:$proxy_port;
+        server_name sluice-proxy;
+        location / {
+            if (\$http_proxy_authorization != "Basic cHJveHk6c2VjcmV0") {
+                add_header Proxy-Authenticate 'Basic realm="sluice"' always;
+                return 407;
+            }
+            proxy_set_header Proxy-Authorization "";
+            proxy_set_header X-Sluice-Proxy "1";
+            proxy_http_version 1.1;
+            proxy_pass http://\$http_host\$uri\$is_args\$args;
+        }
+    }
+
     # Answers the /upload requests proxied by the servers above.
     server {
         listen 127.0.0.1:$sink_port;
@@ -352,8 +369,8 @@ EOF
 start_nginx() {
     local attempt deadline
     for attempt in 1 2 3; do
-        read -r HTTP_PORT HTTPS_PORT MTLS_PORT SINK_PORT <<<"$(free_ports 4)"
-        write_nginx_conf "$HTTP_PORT" "$HTTPS_PORT" "$MTLS_PORT" "$SINK_PORT"
+        read -r HTTP_PORT HTTPS_PORT MTLS_PORT SINK_PORT PROXY_PORT <<<"$(free_ports 5)"
+        write_nginx_conf "$HTTP_PORT" "$HTTPS_PORT" "$MTLS_PORT" "$SINK_PORT" "$PROXY_PORT"
         : >"$NGINX_ERROR_LOG"
         if ! "$NGINX_BIN" -t -q -p "$RUN_DIR/" -e "$NGINX_ERROR_LOG" -c "$NGINX_CONF" 2>>"$NGINX_ERROR_LOG"; then
             show_log "$NGINX_ERROR_LOG"
@@ -425,7 +442,7 @@ start_httpbin
 
 # --- Addresses for the tests ----------------------------------------------------
 KEYS=(
-    SLUICE_HTTP_URL SLUICE_HTTPS_URL SLUICE_MTLS_URL SLUICE_HTTPBIN_URL
+    SLUICE_HTTP_URL SLUICE_HTTPS_URL SLUICE_MTLS_URL SLUICE_HTTPBIN_URL SLUICE_PROXY_URL
     SLUICE_CA_FILE SLUICE_CLIENT_CERT SLUICE_CLIENT_KEY
     SLUICE_WWW_DIR SLUICE_NGINX_ACCESS_LOG
 )
@@ -433,6 +450,7 @@ SLUICE_HTTP_URL="http://127.0.0.1:$HTTP_PORT"
 SLUICE_HTTPS_URL="https://127.0.0.1:$HTTPS_PORT"
 SLUICE_MTLS_URL="https://127.0.0.1:$MTLS_PORT"
 SLUICE_HTTPBIN_URL="http://127.0.0.1:$HTTPBIN_PORT"
+SLUICE_PROXY_URL="http://127.0.0.1:$PROXY_PORT"
 SLUICE_CA_FILE="$CA_FILE"
 SLUICE_CLIENT_CERT="$CLIENT_CERT"
 SLUICE_CLIENT_KEY="$CLIENT_KEY"
