@@ -69,7 +69,7 @@ let package = Package(
 
         plugin("SluiceGzip", dependencies: ["CZlib"]),
         plugin("SluiceXML", dependencies: ["CLibXML2"]),
-        plugin("SluicePropertyList"),
+        plugin("SluicePropertyList", dependencies: ["SluiceResponseSerialization"]),
         .target(name: "SluiceNDJSONPlugin", dependencies: ["SluiceCore"], path: "Plugins/Examples/SluiceNDJSONPlugin"),
 
         // The conformance tool: suites live in a library so the test suite runs them too.
@@ -104,6 +104,7 @@ let package = Package(
             name: "sluice-reachability-probe", dependencies: ["SluiceReachability"], path: "Tests/ReachabilityProbe"),
         tests("SluicePluginTests", dependencies: ["SluiceGzip", "SluiceXML", "SluicePropertyList"]),
         tests("SluiceGzipTests", dependencies: ["SluiceGzip", "SluiceConformance"]),
+        tests("SluicePropertyListTests", dependencies: ["SluicePropertyList"]),
         tests("SluiceConformanceTests", dependencies: ["SluiceConformance"]),
     ]
 )
