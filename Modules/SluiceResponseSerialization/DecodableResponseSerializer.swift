@@ -68,9 +68,7 @@ public struct DecodableResponseSerializer<Value: Decodable & Sendable>: Response
     ///   ``SluiceError/Code/decodingFailed`` with the decoder's error underneath.
     public func serialize(request: HTTPRequest?, response: HTTPResponse, body: Data?) throws(SluiceError) -> Value {
         try validation.validate(request: request, response: response, body: body)
-        let isEmpty = response.statusCode == 204 || response.statusCode == 205 || request?.method == .head
-            || (body ?? Data()).allSatisfy { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
-        if isEmpty {
+        if EmptyBody.isEmpty(request: request, response: response, body: body) {
             if let empty = Empty.value as? Value { return empty }
             throw SluiceError(
                 .emptyResponse, "expected a \(Value.self) but the response had no body", request: request,

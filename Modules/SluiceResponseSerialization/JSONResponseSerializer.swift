@@ -66,8 +66,7 @@ public struct JSONResponseSerializer: ResponseSerializer {
     }
 
     private func decode(request: HTTPRequest?, response: HTTPResponse, body: Data?) throws(SluiceError) -> Parameters? {
-        if response.statusCode == 204 || response.statusCode == 205 || request?.method == .head { return nil }
-        guard let body, !body.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return nil }
+        guard let body, !EmptyBody.isEmpty(request: request, response: response, body: body) else { return nil }
         let value: Parameters
         do {
             value = try JSONDecoder().decode(Parameters.self, from: body)

@@ -330,12 +330,7 @@ final class Transfer: @unchecked Sendable {
         }
         do {
             try beginBodyIfNeeded()
-            if let decoder {
-                let sink = self.sink
-                try decoder.decode(bytes) { (output) throws(SluiceError) in try sink.write(output) }
-            } else {
-                try sink.write(bytes)
-            }
+            try writeDecoded(bytes)
             return bytes.count
         } catch {
             failure = error
@@ -452,6 +447,7 @@ final class Transfer: @unchecked Sendable {
         return .complete(.success(Outcome(request: request, response: response, metrics: metrics)))
     }
 
+    /// Hands body bytes to the sink, through the content decoder when there is one.
     private func writeDecoded(_ bytes: UnsafeRawBufferPointer) throws(SluiceError) {
         if let decoder {
             let sink = self.sink
