@@ -98,7 +98,7 @@ let package = Package(
         tests("SluiceResponseSerializationTests", dependencies: [
             "SluiceResponseSerialization", "SluiceTransport", "SluiceConformance",
         ]),
-        tests("SluiceReachabilityTests", dependencies: ["SluiceReachability"]),
+        tests("SluiceReachabilityTests", dependencies: ["SluiceReachability", "SluiceConformance"]),
         // Prints reachability changes seen inside a network namespace, for SluiceReachabilityTests.
         .executableTarget(
             name: "sluice-reachability-probe", dependencies: ["SluiceReachability"], path: "Tests/ReachabilityProbe"),

@@ -24,8 +24,7 @@ struct ConformanceReportTests {
 
     @Test("the example plugin library passes the plugins.loadable checks")
     func pluginSuite() async throws {
-        let path = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("libSluiceNDJSONPlugin.so").path
+        let path = try TestEnvironment.examplePluginPath()
         let report = await ConformanceRunner.run(
             ConformanceRunner.allSuites.filter { $0.name == "plugins.loadable" },
             in: ConformanceContext(vectors: nil, servers: nil, pluginPaths: [path]))

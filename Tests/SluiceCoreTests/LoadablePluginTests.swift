@@ -1,21 +1,12 @@
 import Foundation
 import SluiceCore
+import SluiceTestSupport
 import Testing
 
 /// Loads plugins from shared libraries: the example NDJSON plugin built by the package, and small C
 /// libraries compiled here to check each refusal.
 @Suite("Loadable plugins", .serialized)
 struct LoadablePluginTests {
-    /// The example plugin library, next to the test executable.
-    static func examplePluginPath() throws -> String {
-        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let path = directory.appendingPathComponent("libSluiceNDJSONPlugin.so").path
-        try #require(
-            FileManager.default.fileExists(atPath: path),
-            "libSluiceNDJSONPlugin.so is not at \(path); build it with swift build --build-tests (make test does)")
-        return path
-    }
-
     /// Compiles C source into a shared library in a temporary directory.
     static func compile(_ source: String, name: String) throws -> String {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-plugins-\(UUID())")
@@ -60,7 +51,7 @@ struct LoadablePluginTests {
     @Test("the example plugin loads from its .so and decodes through the registry")
     func example() throws {
         let registry = SerializerRegistry()
-        let summary = try registry.load(pluginAt: Self.examplePluginPath())
+        let summary = try registry.load(pluginAt: TestEnvironment.examplePluginPath())
         #expect(summary.name == "ndjson")
         #expect(summary.responseMediaTypes == ["application/x-ndjson", "application/jsonl"])
         let serializer = try #require(registry.responseSerializer(for: MediaType("application/x-ndjson; charset=utf-8")!))
@@ -115,7 +106,7 @@ struct LoadablePluginTests {
 
     @Test("loading a name twice is refused unless replacing")
     func duplicates() throws {
-        let path = try Self.examplePluginPath()
+        let path = try TestEnvironment.examplePluginPath()
         let registry = SerializerRegistry()
         try registry.load(pluginAt: path)
         #expect((#expect(throws: SluiceError.self) { try registry.load(pluginAt: path) })?.code == .pluginDuplicate)

@@ -1,3 +1,4 @@
+import SluiceConformance
 import Testing
 
 @testable import SluiceReachability
@@ -100,18 +101,6 @@ enum Messages {
         var copy = bytes
         withUnsafeBytes(of: value) { for (index, byte) in $0.enumerated() { copy[offset + index] = byte } }
         return copy
-    }
-}
-
-/// A small deterministic generator, so a failing fuzz case can be replayed.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 
@@ -271,7 +260,7 @@ struct NetlinkParserTests {
 
     @Test("5,000 random and mutated datagrams never crash the parser")
     func fuzz() {
-        var random = SplitMix64(state: 0x5EED_F00D)
+        var random = SplitMix64(seed: 0x5EED_F00D)
         let seeds = [
             Messages.datagram([Messages.link(kind: "veth"), Messages.route(), Messages.address()]),
             Messages.route(destination: [1, 2, 3, 4]), Messages.error(-19), Messages.link(name: nil),

@@ -1,6 +1,7 @@
 import Foundation
 import SluiceCore
 import SluiceResponseSerialization
+import SluiceTestSupport
 import Testing
 
 @Suite("Default registry and decoding through plugins")
@@ -21,8 +22,7 @@ struct RegistryDecodingTests {
 
     @Test("Decodable through the registry: a loaded plugin's media type, and JSON")
     func throughPlugin() throws {
-        let library = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("libSluiceNDJSONPlugin.so").path
+        let library = try TestEnvironment.examplePluginPath()
         let registry = SerializerRegistry.makeDefault()
         try registry.load(pluginAt: library)
         let serializer = DecodableResponseSerializer<[Event]>(registry: registry)

@@ -47,6 +47,18 @@ public enum TestEnvironment {
         return url
     }
 
+    /// The example plugin library `libSluiceNDJSONPlugin.so`, built next to the test executable.
+    ///
+    /// - Throws: ``ConformanceError`` naming the build command when it is missing.
+    public static func examplePluginPath() throws -> String {
+        let path = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("libSluiceNDJSONPlugin.so").path
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw ConformanceError("libSluiceNDJSONPlugin.so is not at \(path); build it with swift build --build-tests (make test does)")
+        }
+        return path
+    }
+
     /// A context for running conformance suites against this environment.
     public static var conformanceContext: ConformanceContext {
         ConformanceContext(vectors: vectors, servers: try? servers.get())

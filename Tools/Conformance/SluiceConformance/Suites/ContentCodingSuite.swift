@@ -77,7 +77,8 @@ public enum ContentCodingContract {
         }
     }
 
-    static func encode(_ coding: any ContentCoding, _ input: [UInt8]) throws(SluiceError) -> [UInt8] {
+    /// Encodes `input` with a new encoder of `coding`, ending the stream.
+    public static func encode(_ coding: any ContentCoding, _ input: [UInt8]) throws(SluiceError) -> [UInt8] {
         let encoder = try coding.makeEncoder()
         var output: [UInt8] = []
         let sink: (UnsafeRawBufferPointer) throws(SluiceError) -> Void = { output.append(contentsOf: $0) }
@@ -86,8 +87,9 @@ public enum ContentCodingContract {
         return output
     }
 
-    static func decode(
-        _ coding: any ContentCoding, _ input: [UInt8], limits: ContentCodingLimits, chunk: Int
+    /// Decodes `input` with a new decoder of `coding`, fed `chunk` bytes at a time, then finishes it.
+    public static func decode(
+        _ coding: any ContentCoding, _ input: [UInt8], limits: ContentCodingLimits = .default, chunk: Int = 64 * 1024
     ) throws(SluiceError) -> [UInt8] {
         let decoder = coding.makeDecoder(limits: limits)
         var output: [UInt8] = []
@@ -105,11 +107,14 @@ public enum ContentCodingContract {
     }
 }
 
-/// A small seeded generator, so the contract's samples are the same on every run.
-struct SplitMix64: RandomNumberGenerator {
+/// A small seeded generator (SplitMix64), so generated samples are the same on every run and a
+/// failing case can be replayed.
+public struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
+    /// Starts the sequence at `seed`.
+    public init(seed: UInt64) { state = seed }
+    /// The next number of the sequence.
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
