@@ -325,13 +325,12 @@ public final class SessionManager: Sendable, TaskController {
             return (state.nextID, state.invalidated)
         }
         let task = SessionTask(id: id, kind: kind, request: request, controller: self)
-        let once = Locked(false)
         let transfer = Transfer(task: task, request: request, configuration: configuration, sink: sink) { [weak self] result in
-            guard once.withLock({ done in defer { done = true }; return !done }) else { return }
-            self?.state.withLock { _ = $0.transfers.removeValue(forKey: task.id) }
             let error = result.failure
             let metrics = try? result.get().metrics
-            let continuations = task.mutable.withLock { state in
+            // The task completes once: a cancel racing the engine's own completion finds it completed.
+            let continuations = task.mutable.withLock { state -> [AsyncStream<TransferProgress>.Continuation]? in
+                guard state.state != .completed else { return nil }
                 state.state = .completed
                 state.error = error
                 state.metrics = metrics ?? state.metrics
@@ -339,6 +338,8 @@ public final class SessionManager: Sendable, TaskController {
                 state.progressContinuations.removeAll()
                 return continuations
             }
+            guard let continuations else { return }
+            self?.state.withLock { _ = $0.transfers.removeValue(forKey: task.id) }
             for continuation in continuations { continuation.finish() }
             // Observers first, then the task's own completion.
             var userInfo: [String: any Sendable] = [:]

@@ -382,10 +382,11 @@ final class Transfer: @unchecked Sendable {
                 sent: uploaded, totalToSend: uploadTotal > 0 ? uploadTotal : nil, received: downloaded,
                 totalExpected: !hasDecoder && downloadTotal > 0 ? downloadTotal : nil)
         }
+        let continuations = task.mutable.withLock { Array($0.progressContinuations.values) }
+        guard !continuations.isEmpty else { return 0 }
         let update = TransferProgress(
             bytesSent: uploaded, totalBytesToSend: declaredBodyLength, bytesReceived: downloaded,
             totalBytesExpected: decoder == nil && downloadTotal > 0 ? downloadTotal : nil)
-        let continuations = task.mutable.withLock { Array($0.progressContinuations.values) }
         for continuation in continuations { continuation.yield(update) }
         return 0
     }
