@@ -94,7 +94,7 @@ let package = Package(
         tests("SluiceCoreTests", dependencies: ["SluiceCore", "SluiceConformance"]),
         tests("SluiceTransportTests", dependencies: ["SluiceTransport", "SluiceGzip"]),
         tests("SluiceRequestSerializationTests", dependencies: ["SluiceRequestSerialization"]),
-        tests("SluiceMultipartTests", dependencies: ["SluiceMultipart"]),
+        tests("SluiceMultipartTests", dependencies: ["SluiceMultipart", "SluiceTransport", "SluiceConformance"]),
         tests("SluiceResponseSerializationTests", dependencies: [
             "SluiceResponseSerialization", "SluiceTransport", "SluiceConformance",
         ]),

@@ -140,6 +140,28 @@ public enum QueryStringSerialization {
     /// The pairs for `parameters` in serialization order, not escaped. Top-level scalars give none.
     public static func pairs(from parameters: Parameters, options: Options = .afNetworking) -> [Pair] {
         var result: [Pair] = []
+        for leaf in leaves(from: parameters, options: options) {
+            guard case .null = leaf.value else {
+                result.append(Pair(field: leaf.field, value: scalarText(leaf.value, options: options)))
+                continue
+            }
+            switch options.nilEncoding {
+            case .bareKey: result.append(Pair(field: leaf.field, value: nil))
+            case .dropKey: break
+            case .dropValue: result.append(Pair(field: leaf.field, value: ""))
+            case .null: result.append(Pair(field: leaf.field, value: "null"))
+            }
+        }
+        return result
+    }
+
+    /// The scalar leaves of `parameters` with their flattened field names (`user[name]`, `tags[]`), in
+    /// serialization order, values not converted: strings, numbers, Booleans, data and null as they
+    /// are. Multipart forms build their fields from these. Top-level scalars give none.
+    public static func leaves(from parameters: Parameters, options: Options = .afNetworking)
+        -> [(field: String, value: Parameters)]
+    {
+        var result: [(field: String, value: Parameters)] = []
         collect(key: nil, value: parameters, options: options, into: &result)
         return result
     }
@@ -172,7 +194,9 @@ public enum QueryStringSerialization {
         return String(double)
     }
 
-    private static func collect(key: String?, value: Parameters, options: Options, into result: inout [Pair]) {
+    private static func collect(
+        key: String?, value: Parameters, options: Options, into result: inout [(field: String, value: Parameters)]
+    ) {
         switch value {
         case .dictionary(let dictionary):
             let keys = options.keyOrdering == .alphabetized ? dictionary.keys.sorted() : Array(dictionary.keys)
@@ -197,16 +221,8 @@ public enum QueryStringSerialization {
             let sorted = set.map { (sortKey: scalarText($0, options: options) ?? $0.description, value: $0) }
                 .sorted { $0.sortKey < $1.sortKey }
             for element in sorted { collect(key: key, value: element.value, options: options, into: &result) }
-        case .null:
-            guard let key else { return }
-            switch options.nilEncoding {
-            case .bareKey: result.append(Pair(field: key, value: nil))
-            case .dropKey: break
-            case .dropValue: result.append(Pair(field: key, value: ""))
-            case .null: result.append(Pair(field: key, value: "null"))
-            }
         default:
-            if let key { result.append(Pair(field: key, value: scalarText(value, options: options))) }
+            if let key { result.append((field: key, value: value)) }
         }
     }
 

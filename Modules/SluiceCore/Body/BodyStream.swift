@@ -29,6 +29,11 @@ public protocol BodyStream: AnyObject, Sendable {
 
     /// Releases what the stream holds (open files). Reading after closing may reopen. Default: nothing.
     func close()
+
+    /// How long the transport should wait before the next ``read(into:)``: a stream that paces itself
+    /// (a bandwidth throttle) returns the time left until its next packet, and the transport pauses the
+    /// upload meanwhile instead of blocking. Default `nil`: read now.
+    func delayBeforeNextRead() -> Duration?
 }
 
 extension BodyStream {
@@ -42,6 +47,9 @@ extension BodyStream {
 
     /// Does nothing.
     public func close() {}
+
+    /// `nil`: the stream never asks the transport to wait.
+    public func delayBeforeNextRead() -> Duration? { nil }
 
     /// Reads the whole stream into memory, from its first byte: a rewindable stream is rewound first.
     /// Meant for tests and small bodies.

@@ -27,6 +27,8 @@ final class CurlEngine: @unchecked Sendable {
     // Engine thread only.
     private var active: [UnsafeMutableRawPointer: Transfer] = [:]
     private var pool: [UnsafeMutableRawPointer] = []
+    /// Transfers paused by a self-pacing body stream, resumed when their time comes.
+    private var paced: [Transfer] = []
     private var stopping: Bool?  // nil: running; true: cancel everything; false: drain
 
     init(configuration: SessionConfiguration) throws(SluiceError) {
@@ -98,9 +100,10 @@ final class CurlEngine: @unchecked Sendable {
                 return true
             }
             if idle {
-                curl_multi_poll(multi, nil, 0, 1000, nil)
+                curl_multi_poll(multi, nil, 0, pollTimeout(), nil)
                 commands.withLock { $0.sleeping = false }
             }
+            resumePacedTransfers()
         }
         for easy in pool { curl_easy_cleanup(easy) }
         pool.removeAll()
@@ -140,6 +143,39 @@ final class CurlEngine: @unchecked Sendable {
         }
     }
 
+    /// Notes a transfer whose body stream asked to wait (engine thread, from curl's read callback).
+    func pausedForPacing(_ transfer: Transfer) { paced.append(transfer) }
+
+    /// How long the engine may sleep: a second, or less when a paced upload is due sooner.
+    private func pollTimeout() -> Int32 {
+        guard !paced.isEmpty else { return 1000 }
+        let now = ContinuousClock.now
+        var timeout: Int32 = 1000
+        for transfer in paced {
+            guard let due = transfer.pacedUntil else { continue }
+            let milliseconds = max(0, (due - now) / .milliseconds(1)).rounded(.up)
+            timeout = min(timeout, Int32(milliseconds))
+        }
+        return timeout
+    }
+
+    /// Resumes the uploads whose body stream asked to wait and whose time has come; forgets those
+    /// that ended meanwhile.
+    private func resumePacedTransfers() {
+        guard !paced.isEmpty else { return }
+        let now = ContinuousClock.now
+        paced.removeAll { transfer in
+            guard let easy = transfer.easy, active[easy] === transfer, let due = transfer.pacedUntil else { return true }
+            guard due <= now else { return false }
+            transfer.pacedUntil = nil
+            if transfer.isPausedByStream, !transfer.isSuspended {
+                transfer.isPausedByStream = false
+                curl_easy_pause(easy, SLUICE_CURLPAUSE_CONT)
+            }
+            return true
+        }
+    }
+
     private func attach(_ transfer: Transfer) {
         let easy = pool.popLast() ?? curl_easy_init()
         guard let easy else {
@@ -155,6 +191,7 @@ final class CurlEngine: @unchecked Sendable {
             return
         }
         active[easy] = transfer
+        transfer.engine = self
         let code = curl_multi_add_handle(multi, easy)
         if code != CURLM_OK {
             active[easy] = nil

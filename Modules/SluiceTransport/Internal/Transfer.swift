@@ -33,6 +33,11 @@ final class Transfer: @unchecked Sendable {
     var easy: UnsafeMutableRawPointer?
     var isPausedByStream = false
     var isSuspended = false
+    /// When a self-pacing body stream (a throttled upload) may be read again; the engine resumes the
+    /// transfer then. `nil`: not waiting for the stream.
+    var pacedUntil: ContinuousClock.Instant?
+    /// The engine running this transfer (set at attach; the engine outlives its transfers' callbacks).
+    unowned(unsafe) var engine: CurlEngine?
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private var bodyStream: (any BodyStream)?
     private var declaredBodyLength: Int64?
@@ -340,6 +345,12 @@ final class Transfer: @unchecked Sendable {
 
     func onRead(_ buffer: UnsafeMutableRawBufferPointer) -> Int {
         guard let bodyStream else { return 0 }
+        if let delay = bodyStream.delayBeforeNextRead(), delay > .zero {
+            pacedUntil = .now + delay
+            isPausedByStream = true
+            engine?.pausedForPacing(self)
+            return Int(SLUICE_CURL_READFUNC_PAUSE)
+        }
         do throws(SluiceError) {
             let count = try bodyStream.read(into: buffer)
             bodyBytesRead += Int64(count)

@@ -12,6 +12,7 @@ public enum ConformanceRunner {
         QueryStringSuite(),
         RequestSerializerSuite(kind: .http),
         RequestSerializerSuite(kind: .json),
+        MultipartSuite(),
         ResponseSerializerSuite(),
         ServerSuite(),
         TransportSuite(),
