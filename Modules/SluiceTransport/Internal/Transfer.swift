@@ -107,7 +107,13 @@ final class Transfer: @unchecked Sendable {
         sluice_easy_setopt_string(easy, CURLOPT_URL, request.url.absoluteString)
         sluice_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         sluice_easy_setopt_share(easy, share)
-        sluice_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1)
+        // Waiting for a connection that may multiplex only makes sense where HTTP/2 can be had: over
+        // TLS (ALPN) or with prior knowledge. Over plain HTTP/1.1 it would queue a request behind a
+        // busy connection (a slow upload) whose multiplexing is still unknown.
+        let overTLS = request.url.scheme.map { $0.caseInsensitiveCompare("https") == .orderedSame } ?? false
+        if configuration.httpVersion == .http2 || (configuration.httpVersion == .http2OverTLS && overTLS) {
+            sluice_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1)
+        }
         sluice_easy_setopt_long(easy, CURLOPT_TCP_NODELAY, 1)
         sluice_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0)
         sluice_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
@@ -182,8 +188,10 @@ final class Transfer: @unchecked Sendable {
         sluice_easy_setopt_long(easy, CURLOPT_POST, 1)
         let stream: any BodyStream
         if case .stream(let existing) = request.body {
-            // A stream sent before (redirect) must start over.
-            if metrics.transactions.count > 0 { try existing.rewind() }
+            // A stream is sent from its first byte: after a redirect, and also when the same request
+            // (and so the same stream) was sent or read before. One that cannot start over is sent
+            // from where it is the first time, and fails a redirect that needs it again.
+            if existing.isRewindable || metrics.transactions.count > 0 { try existing.rewind() }
             stream = existing
         } else {
             stream = try request.body.makeStream()

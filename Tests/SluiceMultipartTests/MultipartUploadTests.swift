@@ -1,0 +1,213 @@
+import Foundation
+import SluiceCore
+import SluiceMultipart
+import SluiceRequestSerialization
+import SluiceTestSupport
+import SluiceTransport
+import Testing
+
+/// Multipart bodies sent through SluiceTransport to the real servers: an independent parser
+/// (Python's email package behind `/sluice/multipart`) and httpbin read them back.
+@Suite("Multipart uploads", .serialized)
+struct MultipartUploadTests {
+    let serializer = HTTPRequestSerializer()
+    let session = SessionManager()
+
+    func url(_ path: String) throws -> String { try TestEnvironment.url(for: .httpbin).absoluteString + path }
+
+    static func json(_ data: Data) throws -> [String: Any] {
+        try #require(JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    static func sha256(_ data: Data) throws -> String {
+        let file = try MultipartFormTests.temporaryFile(data)
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        return try sha256(ofFile: file.path)
+    }
+
+    static func sha256(ofFile path: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+        process.arguments = [path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(String(decoding: output, as: UTF8.self).prefix(64))
+    }
+
+    @Test("Python's email parser reads every part back: names, file names, types and bytes (SHA-256)")
+    func independentParser() async throws {
+        _ = try TestEnvironment.requireServers()
+        let binary = Data((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ ($0 >> 8)) })
+        let file = try MultipartFormTests.temporaryFile(binary, name: "photo.png")
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let streamed = Data("line\r\n--Boundary+ not the boundary\r\n".utf8)
+        var headers = HTTPHeaders()
+        try headers.set(name: "Content-Disposition", value: "form-data; name=\"meta\"")
+        try headers.set(name: "Content-Type", value: "application/json")
+        try headers.set(name: "X-Part", value: "7")
+        let request = try serializer.multipartFormRequest(
+            urlString: url("/sluice/multipart"), parameters: ["user": ["name": "Ada", "tags": ["a", "b"]], "n": 3]
+        ) { (form) throws(SluiceError) in
+            form.appendPart(formData: Data("plain value".utf8), name: "field")
+            try form.appendPart(fileURL: file, name: "photo")
+            try form.appendPart(stream: DataBodyStream(streamed), length: Int64(streamed.count), name: "log", fileName: "log.txt", mimeType: "text/plain")
+            try form.appendPart(data: Data(), name: "empty", fileName: "empty.bin", mimeType: "application/octet-stream")
+            try form.appendPart(data: Data("ü".utf8), name: "naïve", fileName: "résumé 😀.pdf", mimeType: "application/pdf")
+            form.appendPart(formData: Data("q".utf8), name: "we\"ird\r\nname")
+            try form.appendPart(headers: headers, body: .bytes(Data("{\"a\":1}".utf8)))
+        }
+        let result = try await session.data(for: request)
+        #expect(result.response.statusCode == 200)
+        let echo = try Self.json(result.data)
+        #expect(echo["multipart"] as? Bool == true)
+        #expect((echo["defects"] as? [String])?.isEmpty == true)
+        #expect(echo["received"] as? Int == Int(request.headers["Content-Length"] ?? ""))
+        let parts = try #require(echo["parts"] as? [[String: Any]])
+        let expected: [(name: String, fileName: String?, type: String?, bytes: Data)] = [
+            ("n", nil, nil, Data("3".utf8)),
+            ("user[name]", nil, nil, Data("Ada".utf8)),
+            ("user[tags][]", nil, nil, Data("a".utf8)),
+            ("user[tags][]", nil, nil, Data("b".utf8)),
+            ("field", nil, nil, Data("plain value".utf8)),
+            ("photo", "photo.png", "image/png", binary),
+            ("log", "log.txt", "text/plain", streamed),
+            ("empty", "empty.bin", "application/octet-stream", Data()),
+            ("naïve", "résumé 😀.pdf", "application/pdf", Data("ü".utf8)),
+            ("we%22ird%0D%0Aname", nil, nil, Data("q".utf8)),
+            ("meta", nil, "application/json", Data("{\"a\":1}".utf8)),
+        ]
+        try #require(parts.count == expected.count)
+        for (part, want) in zip(parts, expected) {
+            #expect(part["name"] as? String == want.name)
+            #expect(part["filename"] as? String == want.fileName, "\(want.name)")
+            #expect(part["contentType"] as? String == want.type, "\(want.name)")
+            #expect(part["size"] as? Int == want.bytes.count, "\(want.name)")
+            #expect(part["sha256"] as? String == (try Self.sha256(want.bytes)), "\(want.name)")
+        }
+        let metaHeaders = try #require(parts.last?["headers"] as? [[String]])
+        #expect(metaHeaders.contains(["X-Part", "7"]))
+    }
+
+    @Test("httpbin's /post sees the form fields and the file")
+    func httpbinPost() async throws {
+        let request = try serializer.multipartFormRequest(urlString: url("/post"), parameters: ["greeting": "hello world"]) {
+            (form) throws(SluiceError) in
+            try form.appendPart(data: Data("file contents\n".utf8), name: "upload", fileName: "a.txt", mimeType: "text/plain")
+        }
+        #expect(request.headers["Content-Type"]?.hasPrefix("multipart/form-data; boundary=Boundary+") == true)
+        let echo = try Self.json(try await session.data(for: request).data)
+        #expect((echo["form"] as? [String: Any])?["greeting"] as? String == "hello world")
+        #expect((echo["files"] as? [String: Any])?["upload"] as? String == "file contents\n")
+        #expect((echo["headers"] as? [String: Any])?["Content-Length"] as? String == request.headers["Content-Length"])
+    }
+
+    @Test("Content-Length equals the bytes sent, for every part kind, throttled or not", arguments: [false, true])
+    func contentLength(throttled: Bool) async throws {
+        let file = try MultipartFormTests.temporaryFile(Data(repeating: 0x5A, count: 48_000), name: "data.bin")
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        var headers = HTTPHeaders()
+        try headers.set(name: "Content-Disposition", value: "form-data; name=\"range\"")
+        let request = try serializer.multipartFormRequest(urlString: url("/sluice/sha256"), parameters: ["p": "1"]) {
+            (form) throws(SluiceError) in
+            form.appendPart(formData: Data("v".utf8), name: "k")
+            try form.appendPart(fileURL: file, name: "file")
+            try form.appendPart(stream: DataBodyStream(Data(count: 10_001)), length: 10_001, name: "s", fileName: "s", mimeType: "x/y")
+            try form.appendPart(data: Data(count: 3), name: "d", fileName: "d", mimeType: "x/y")
+            try form.appendPart(headers: headers, body: .file(path: file.path, range: 5..<4_005))
+            if throttled { form.throttleBandwidth(MultipartThrottle(packetSize: 8 * 1024, delay: .milliseconds(20))) }
+        }
+        guard case .stream(let stream) = request.body else {
+            Issue.record("no stream body")
+            return
+        }
+        let body = Data(try stream.readAll())
+        try stream.rewind()
+        let started = ContinuousClock.now
+        let result = try await session.data(for: request)
+        let elapsed = ContinuousClock.now - started
+        let echo = try Self.json(result.data)
+        #expect(echo["received"] as? Int == body.count)
+        #expect(Int(request.headers["Content-Length"] ?? "") == body.count)
+        #expect(echo["sha256"] as? String == (try Self.sha256(body)))
+        #expect(result.metrics.transactions.first?.bytesSent == Int64(body.count))
+        if throttled {
+            // 8 packets at least, each followed by a 20 ms pause.
+            #expect(elapsed >= .milliseconds(140), "a throttled upload of \(body.count) bytes took \(elapsed)")
+        }
+    }
+
+    @Test("a throttled upload pauses its own transfer only: other requests of the session go on")
+    func throttleDoesNotBlock() async throws {
+        let request = try serializer.multipartFormRequest(urlString: url("/sluice/sha256")) { (form) throws(SluiceError) in
+            form.appendPart(formData: Data(count: 40 * 1024), name: "slow")
+            form.throttleBandwidth(MultipartThrottle(packetSize: 4 * 1024, delay: .milliseconds(100)))
+        }
+        let session = self.session
+        let upload = Task { try await session.data(for: request) }
+        try await Task.sleep(for: .milliseconds(150))
+        let started = ContinuousClock.now
+        for _ in 0..<5 {
+            let response = try await session.data(for: HTTPRequest(url: URL(string: url("/get"))!))
+            #expect(response.response.statusCode == 200)
+        }
+        let quick = ContinuousClock.now - started
+        let finished = try await upload.value
+        #expect(try Self.json(finished.data)["received"] as? Int == Int(request.headers["Content-Length"] ?? ""))
+        // The upload needs about a second; five GETs on the same engine must not wait for it.
+        #expect(quick < .milliseconds(800), "GETs took \(quick) beside a throttled upload")
+    }
+
+    @Test("a stream part that ends early or runs long fails the upload with that error, without hanging")
+    func badStreams() async throws {
+        for (data, declared, code) in [
+            (Data("short".utf8), Int64(1000), SluiceError.Code.multipartPartEndedEarly),
+            (Data(count: 100_000), Int64(10), SluiceError.Code.multipartPartTooLong),
+        ] {
+            let request = try serializer.multipartFormRequest(urlString: url("/sluice/sha256")) { (form) throws(SluiceError) in
+                try form.appendPart(stream: OneShotStream(data), length: declared, name: "s", fileName: "s", mimeType: "x/y")
+            }
+            let error = await #expect(throws: SluiceError.self) { try await session.data(for: request) }
+            #expect(error?.code == code)
+        }
+    }
+
+    @Test("a 307 redirect sends the multipart body again from its first byte")
+    func redirectResends() async throws {
+        let file = try MultipartFormTests.temporaryFile(Data(repeating: 3, count: 200_000), name: "r.bin")
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let request = try serializer.multipartFormRequest(
+            urlString: url("/redirect-to?url=%2Fsluice%2Fmultipart&status_code=307")
+        ) { (form) throws(SluiceError) in
+            form.appendPart(formData: Data("again".utf8), name: "k")
+            try form.appendPart(fileURL: file, name: "f")
+        }
+        let result = try await session.data(for: request)
+        #expect(result.metrics.transactions.count == 2)
+        let echo = try Self.json(result.data)
+        let parts = try #require(echo["parts"] as? [[String: Any]])
+        #expect(parts.map { $0["name"] as? String } == ["k", "f"])
+        #expect(parts.last?["size"] as? Int == 200_000)
+        #expect(echo["received"] as? Int == Int(request.headers["Content-Length"] ?? ""))
+    }
+
+    @Test("a 16 MiB file part written to a file and sent: the server's SHA-256 is the file's")
+    func largeFilePart() async throws {
+        let served = try #require(TestEnvironment.requireServers().wwwDirectory) + "/files/16m.bin"
+        let request = try serializer.multipartFormRequest(urlString: url("/sluice/sha256")) { (form) throws(SluiceError) in
+            form.appendPart(formData: Data("16m".utf8), name: "name")
+            try form.appendPart(fileURL: URL(fileURLWithPath: served), name: "file")
+        }
+        let target = try MultipartFormTests.temporaryFile(Data(), name: "body").deletingLastPathComponent()
+            .appendingPathComponent("body.multipart")
+        defer { try? FileManager.default.removeItem(at: target.deletingLastPathComponent()) }
+        let fileRequest = try await serializer.request(request, writingBodyTo: target)
+        let echo = try Self.json(try await session.data(for: request).data)
+        #expect(echo["sha256"] as? String == (try Self.sha256(ofFile: target.path)))
+        let fromFile = try Self.json(try await session.data(for: fileRequest).data)
+        #expect(fromFile["sha256"] as? String == echo["sha256"] as? String)
+        #expect(fromFile["received"] as? Int == Int(request.headers["Content-Length"] ?? ""))
+    }
+}
