@@ -30,6 +30,15 @@ let package = Package(
             dependencies: [.product(name: "SluiceGzip", package: "Sluice")],
             path: "GzipInflate"
         ),
+        // A file uploaded as a multipart form; Tools/Benchmarks/multipart.sh compares it with curl -F.
+        .executableTarget(
+            name: "multipart-upload",
+            dependencies: [
+                .product(name: "SluiceMultipart", package: "Sluice"),
+                .product(name: "SluiceTransport", package: "Sluice"),
+            ],
+            path: "MultipartUpload"
+        ),
         .executableTarget(
             name: "RequestSerialization",
             dependencies: [
