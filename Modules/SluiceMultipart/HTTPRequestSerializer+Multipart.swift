@@ -21,12 +21,13 @@ extension HTTPRequestSerializer {
     ///   - boundary: The boundary. Default: a random one.
     ///   - constructingBody: Appends the parts. Default: none.
     /// - Throws: ``SluiceError`` with code ``SluiceError/Code/multipartMethodNotAllowed`` for `GET` and
-    ///   `HEAD`, ``SluiceError/Code/invalidURL`` for a bad URL, or what `constructingBody` throws (an
-    ///   append's error). No request is made then.
+    ///   `HEAD`, ``SluiceError/Code/invalidURL`` for a bad URL, what `constructingBody` throws when it
+    ///   is a ``SluiceError`` (an append's error), or ``SluiceError/Code/multipartConstructionFailed``
+    ///   wrapping any other error it throws. No request is made then.
     public func multipartFormRequest(
         method: HTTPMethod = .post, urlString: String, relativeTo baseURL: URL? = nil, parameters: Parameters? = nil,
         boundary: MultipartBoundary = .random(),
-        constructingBody: (any MultipartFormData) throws(SluiceError) -> Void = { _ in }
+        constructingBody: (any MultipartFormData) throws -> Void = { _ in }
     ) throws(SluiceError) -> HTTPRequest {
         let name = method.rawValue.uppercased()
         guard name != "GET", name != "HEAD" else {
@@ -39,7 +40,15 @@ extension HTTPRequestSerializer {
                 form.appendPart(formData: Self.formFieldBytes(leaf.value, options: queryStringOptions), name: leaf.field)
             }
         }
-        try constructingBody(form)
+        do {
+            try constructingBody(form)
+        } catch let error as SluiceError {
+            throw error
+        } catch {
+            throw SluiceError(
+                .multipartConstructionFailed, "the body-building closure failed: \(error)", request: request,
+                underlying: ForeignError(error))
+        }
         return form.finalize(request)
     }
 

@@ -5,6 +5,8 @@ extension SluiceError.Code {
     public static let multipartNotAFileURL: Self = "multipart.notAFileURL"
     /// A multipart form was asked of a `GET` or `HEAD` request, which cannot carry a body.
     public static let multipartMethodNotAllowed: Self = "multipart.methodNotAllowed"
+    /// The body-building closure threw an error that is not a ``SluiceError``; it is the underlying error.
+    public static let multipartConstructionFailed: Self = "multipart.constructionFailed"
     /// A part's declared length is negative, or a stream part has no length.
     public static let multipartInvalidLength: Self = "multipart.invalidLength"
     /// A stream part ended before its declared length.

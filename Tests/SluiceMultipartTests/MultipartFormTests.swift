@@ -163,8 +163,7 @@ struct MultipartFormTests {
     @Test("writing the body to a file: the whole body, or nothing at all")
     func writeToFile() async throws {
         let serializer = HTTPRequestSerializer()
-        let request = try serializer.multipartFormRequest(urlString: "http://example.com/upload", boundary: Self.boundary) {
-            (form) throws(SluiceError) in
+        let request = try serializer.multipartFormRequest(urlString: "http://example.com/upload", boundary: Self.boundary) { form in
             form.appendPart(formData: Data("v".utf8), name: "k")
             try form.appendPart(data: Data(repeating: 7, count: 100_000), name: "d", fileName: "d.bin", mimeType: "application/octet-stream")
         }
@@ -181,7 +180,7 @@ struct MultipartFormTests {
         #expect(written.headers["Content-Type"] == request.headers["Content-Type"])
 
         // A part that fails midway leaves neither the target nor a temporary file.
-        let failing = try serializer.multipartFormRequest(urlString: "http://example.com/upload") { (form) throws(SluiceError) in
+        let failing = try serializer.multipartFormRequest(urlString: "http://example.com/upload") { form in
             try form.appendPart(stream: OneShotStream(Data("abc".utf8)), length: 10, name: "s", fileName: "s", mimeType: "text/plain")
         }
         let second = directory.appendingPathComponent("second.multipart")
@@ -198,6 +197,23 @@ struct MultipartFormTests {
             try await serializer.request(HTTPRequest(url: URL(string: "http://example.com")!), writingBodyTo: target)
         }
         #expect(notStream?.code == .multipartWriteFailed)
+    }
+
+    @Test("errors from the body-building closure: a SluiceError as it is, any other wrapped")
+    func closureErrors() throws {
+        struct Refused: Error {}
+        let serializer = HTTPRequestSerializer()
+        let foreign = #expect(throws: SluiceError.self) {
+            try serializer.multipartFormRequest(urlString: "http://example.com/") { _ in throw Refused() }
+        }
+        #expect(foreign?.code == .multipartConstructionFailed)
+        #expect(foreign?.underlying is ForeignError)
+        let own = #expect(throws: SluiceError.self) {
+            try serializer.multipartFormRequest(urlString: "http://example.com/") { form in
+                try form.appendPart(fileURL: URL(string: "https://example.com/a.txt")!, name: "f")
+            }
+        }
+        #expect(own?.code == .multipartNotAFileURL)
     }
 
     @Test("a part with a body range, and a stream without a length")

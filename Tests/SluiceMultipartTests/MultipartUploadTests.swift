@@ -50,7 +50,7 @@ struct MultipartUploadTests {
         try headers.set(name: "X-Part", value: "7")
         let request = try serializer.multipartFormRequest(
             urlString: url("/sluice/multipart"), parameters: ["user": ["name": "Ada", "tags": ["a", "b"]], "n": 3]
-        ) { (form) throws(SluiceError) in
+        ) { form in
             form.appendPart(formData: Data("plain value".utf8), name: "field")
             try form.appendPart(fileURL: file, name: "photo")
             try form.appendPart(stream: DataBodyStream(streamed), length: Int64(streamed.count), name: "log", fileName: "log.txt", mimeType: "text/plain")
@@ -93,8 +93,7 @@ struct MultipartUploadTests {
 
     @Test("httpbin's /post sees the form fields and the file")
     func httpbinPost() async throws {
-        let request = try serializer.multipartFormRequest(urlString: url("/post"), parameters: ["greeting": "hello world"]) {
-            (form) throws(SluiceError) in
+        let request = try serializer.multipartFormRequest(urlString: url("/post"), parameters: ["greeting": "hello world"]) { form in
             try form.appendPart(data: Data("file contents\n".utf8), name: "upload", fileName: "a.txt", mimeType: "text/plain")
         }
         #expect(request.headers["Content-Type"]?.hasPrefix("multipart/form-data; boundary=Boundary+") == true)
@@ -110,8 +109,7 @@ struct MultipartUploadTests {
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         var headers = HTTPHeaders()
         try headers.set(name: "Content-Disposition", value: "form-data; name=\"range\"")
-        let request = try serializer.multipartFormRequest(urlString: url("/sluice/sha256"), parameters: ["p": "1"]) {
-            (form) throws(SluiceError) in
+        let request = try serializer.multipartFormRequest(urlString: url("/sluice/sha256"), parameters: ["p": "1"]) { form in
             form.appendPart(formData: Data("v".utf8), name: "k")
             try form.appendPart(fileURL: file, name: "file")
             try form.appendPart(stream: DataBodyStream(Data(count: 10_001)), length: 10_001, name: "s", fileName: "s", mimeType: "x/y")
@@ -141,7 +139,7 @@ struct MultipartUploadTests {
 
     @Test("a throttled upload pauses its own transfer only: other requests of the session go on")
     func throttleDoesNotBlock() async throws {
-        let request = try serializer.multipartFormRequest(urlString: url("/sluice/sha256")) { (form) throws(SluiceError) in
+        let request = try serializer.multipartFormRequest(urlString: url("/sluice/sha256")) { form in
             form.appendPart(formData: Data(count: 40 * 1024), name: "slow")
             form.throttleBandwidth(MultipartThrottle(packetSize: 4 * 1024, delay: .milliseconds(100)))
         }
@@ -166,7 +164,7 @@ struct MultipartUploadTests {
             (Data("short".utf8), Int64(1000), SluiceError.Code.multipartPartEndedEarly),
             (Data(count: 100_000), Int64(10), SluiceError.Code.multipartPartTooLong),
         ] {
-            let request = try serializer.multipartFormRequest(urlString: url("/sluice/sha256")) { (form) throws(SluiceError) in
+            let request = try serializer.multipartFormRequest(urlString: url("/sluice/sha256")) { form in
                 try form.appendPart(stream: OneShotStream(data), length: declared, name: "s", fileName: "s", mimeType: "x/y")
             }
             let error = await #expect(throws: SluiceError.self) { try await session.data(for: request) }
@@ -180,7 +178,7 @@ struct MultipartUploadTests {
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let request = try serializer.multipartFormRequest(
             urlString: url("/redirect-to?url=%2Fsluice%2Fmultipart&status_code=307")
-        ) { (form) throws(SluiceError) in
+        ) { form in
             form.appendPart(formData: Data("again".utf8), name: "k")
             try form.appendPart(fileURL: file, name: "f")
         }
@@ -196,7 +194,7 @@ struct MultipartUploadTests {
     @Test("a 16 MiB file part written to a file and sent: the server's SHA-256 is the file's")
     func largeFilePart() async throws {
         let served = try #require(TestEnvironment.requireServers().wwwDirectory) + "/files/16m.bin"
-        let request = try serializer.multipartFormRequest(urlString: url("/sluice/sha256")) { (form) throws(SluiceError) in
+        let request = try serializer.multipartFormRequest(urlString: url("/sluice/sha256")) { form in
             form.appendPart(formData: Data("16m".utf8), name: "name")
             try form.appendPart(fileURL: URL(fileURLWithPath: served), name: "file")
         }

@@ -17,8 +17,7 @@ struct MultipartUpload {
             exit(2)
         }
         do {
-            let request = try HTTPRequestSerializer().multipartFormRequest(urlString: arguments[1]) {
-                (form) throws(SluiceError) in
+            let request = try HTTPRequestSerializer().multipartFormRequest(urlString: arguments[1]) { form in
                 try form.appendPart(fileURL: URL(fileURLWithPath: arguments[2]), name: "file")
             }
             let session = SessionManager()
