@@ -19,23 +19,9 @@ struct MultipartUploadTests {
         try #require(JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 
-    static func sha256(_ data: Data) throws -> String {
-        let file = try MultipartFormTests.temporaryFile(data)
-        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
-        return try sha256(ofFile: file.path)
-    }
+    static func sha256(_ data: Data) throws -> String { try FileDigest.sha256(of: data) }
 
-    static func sha256(ofFile path: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-        process.arguments = [path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(String(decoding: output, as: UTF8.self).prefix(64))
-    }
+    static func sha256(ofFile path: String) throws -> String { try FileDigest.sha256(ofFile: path) }
 
     @Test("Python's email parser reads every part back: names, file names, types and bytes (SHA-256)")
     func independentParser() async throws {

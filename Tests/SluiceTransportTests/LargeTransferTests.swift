@@ -14,17 +14,7 @@ extension TransportSuites {
             return String(line.prefix(64))
         }
 
-        static func sha256(ofFile path: String) throws -> String {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-            process.arguments = [path]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            try process.run()
-            let output = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return String(String(decoding: output, as: UTF8.self).prefix(64))
-        }
+        static func sha256(ofFile path: String) throws -> String { try FileDigest.sha256(ofFile: path) }
 
         @Test("a 1 GiB download is written as it arrives and matches by size and SHA-256")
         func download() async throws {
