@@ -37,6 +37,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // System libraries: a module map plus typed inline wrappers for variadic and macro APIs.
@@ -64,7 +65,7 @@ let package = Package(
         module("Sluice", dependencies: [
             "SluiceCore", "SluiceTransport", "SluiceRequestSerialization", "SluiceMultipart",
             "SluiceResponseSerialization", "SluiceSecurity", "SluiceReachability",
-            "SluiceGzip", "SluiceXML", "SluicePropertyList",
+            "SluiceGzip", "SluiceXML", "SluicePropertyList", .product(name: "Logging", package: "swift-log"),
         ]),
 
         plugin("SluiceGzip", dependencies: ["CZlib"]),
@@ -106,5 +107,6 @@ let package = Package(
         tests("SluiceGzipTests", dependencies: ["SluiceGzip", "SluiceConformance"]),
         tests("SluicePropertyListTests", dependencies: ["SluicePropertyList"]),
         tests("SluiceConformanceTests", dependencies: ["SluiceConformance"]),
+        tests("SluiceTests", dependencies: ["Sluice", .product(name: "Logging", package: "swift-log")]),
     ]
 )

@@ -6,7 +6,7 @@ import SluiceCore
 ///
 /// - The status check fails when the status is outside ``acceptableStatusCodes`` (default 200–299).
 /// - The content-type check fails when ``acceptableContentTypes`` is set, the response's MIME type is not
-///   in it, and the response is not an empty body without a MIME type.
+///   in it, and the response has a body (an empty body, a 204 say, raises no content-type error).
 ///
 /// A failure is a ``SluiceError`` carrying the response and the body received; when both checks fail,
 /// the content-type error is the status error's underlying error.
@@ -45,7 +45,9 @@ public struct HTTPResponseSerializer: ResponseSerializer {
     public func validate(request: HTTPRequest?, response: HTTPResponse, body: Data?) throws(SluiceError) {
         var contentTypeError: SluiceError?
         if let acceptable = acceptableContentTypes {
-            let empty = (body?.isEmpty ?? true) && response.contentType == nil
+            // A response without a body has no content to refuse (a 204 may still name a type), as
+            // AFNetworking: such a response raises no content-type error.
+            let empty = body?.isEmpty ?? true
             let accepted = response.contentType.map { type in acceptable.contains { $0.matches(type) } } ?? false
             if !accepted && !empty {
                 contentTypeError = SluiceError(

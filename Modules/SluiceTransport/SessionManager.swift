@@ -64,18 +64,29 @@ public final class SessionManager: Sendable, TaskController {
     ///
     /// - Throws: ``SluiceError`` for transport failures (HTTP error statuses are responses, not
     ///   errors), carrying the request, any response and the bytes received.
-    public func data(for request: HTTPRequest) async throws(SluiceError) -> DataResponse {
-        try await run { completion in self.makeDataTask(kind: .data, request: request, completion: completion) }
+    ///
+    /// - Parameter didCreateTask: Called with the task before it starts, to follow its progress or
+    ///   keep it. Default `nil`.
+    public func data(
+        for request: HTTPRequest, didCreateTask: (@Sendable (SessionTask) -> Void)? = nil
+    ) async throws(SluiceError) -> DataResponse {
+        try await run(didCreateTask) { completion in self.makeDataTask(kind: .data, request: request, completion: completion) }
     }
 
     /// Sends `request` with `body` (bytes, a file, or a stream pulled as it is sent) and collects the
     /// response body.
     ///
     /// - Throws: As ``data(for:)``, plus body errors (``SluiceError/Code/bodyLengthMismatch``, file errors).
-    public func upload(for request: HTTPRequest, from body: HTTPBody) async throws(SluiceError) -> DataResponse {
+    ///
+    /// - Parameter didCreateTask: Called with the task before it starts. Default `nil`.
+    public func upload(
+        for request: HTTPRequest, from body: HTTPBody, didCreateTask: (@Sendable (SessionTask) -> Void)? = nil
+    ) async throws(SluiceError) -> DataResponse {
         var request = request
         request.body = body
-        return try await run { completion in self.makeDataTask(kind: .upload, request: request, completion: completion) }
+        return try await run(didCreateTask) { completion in
+            self.makeDataTask(kind: .upload, request: request, completion: completion)
+        }
     }
 
     /// Downloads the body to a temporary file as it arrives, then moves it to where `destination`
@@ -370,6 +381,7 @@ public final class SessionManager: Sendable, TaskController {
 
     /// Runs a task to completion for the async API, cancelling it when the calling task is cancelled.
     private func run<Value: Sendable>(
+        _ didCreateTask: (@Sendable (SessionTask) -> Void)? = nil,
         _ make: @escaping (@escaping @Sendable (Result<Value, SluiceError>) -> Void) -> SessionTask
     ) async throws(SluiceError) -> Value {
         let holder = Locked<SessionTask?>(nil)
@@ -377,6 +389,7 @@ public final class SessionManager: Sendable, TaskController {
             await withCheckedContinuation { continuation in
                 let task = make { continuation.resume(returning: $0) }
                 holder.withLock { $0 = task }
+                didCreateTask?(task)
                 task.resume()
                 if Task.isCancelled { task.cancel() }
             }

@@ -148,6 +148,14 @@ public struct TransferProgress: Sendable, Hashable {
     /// Response body bytes expected, or `nil` when unknown.
     public let totalBytesExpected: Int64?
 
+    /// A progress report with the given counts.
+    public init(bytesSent: Int64, totalBytesToSend: Int64?, bytesReceived: Int64, totalBytesExpected: Int64?) {
+        self.bytesSent = bytesSent
+        self.totalBytesToSend = totalBytesToSend
+        self.bytesReceived = bytesReceived
+        self.totalBytesExpected = totalBytesExpected
+    }
+
     /// Received over expected, `0` when unknown.
     public var fractionReceived: Double {
         guard let total = totalBytesExpected, total > 0 else { return 0 }

@@ -7,7 +7,18 @@ uploads byte for byte without the server holding them.
 /sluice/multipart parses a multipart/form-data body (up to 64 MiB) with Python's standard email
 parser, an implementation independent of Sluice's, and answers {"received": <bytes>, "parts": [...]}
 with each part's name, filename, content type, size, SHA-256 and, for small parts, its text.
+
+/sluice/flaky?key=K&failures=N&status=S[&retry_after=T] answers status S (default 503, with
+Retry-After: T when given) to the first N requests with key K, then 200 with {"attempts": n}. The count
+lives in a locked file, so it holds across gunicorn's worker processes.
+
+/sluice/token answers 200 {"authenticated": true} to `Authorization: Bearer fresh` and 401 to anything
+else, for credential-refresh tests.
 """
+import fcntl
+import os
+import tempfile
+from urllib.parse import parse_qs
 import hashlib
 import json
 from email import policy
@@ -68,9 +79,47 @@ def multipart_echo(environ, start_response):
     return [answer]
 
 
+def json_response(start_response, status, document, headers=()):
+    body = json.dumps(document).encode()
+    start_response(status, [("Content-Type", "application/json"), ("Content-Length", str(len(body)))] + list(headers))
+    return [body]
+
+
+def flaky(environ, start_response):
+    query = parse_qs(environ.get("QUERY_STRING", ""))
+    key = "".join(c for c in query.get("key", ["default"])[0] if c.isalnum() or c in "-_")[:64] or "default"
+    failures = int(query.get("failures", ["2"])[0])
+    status = int(query.get("status", ["503"])[0])
+    environ["wsgi.input"].read()
+    directory = os.path.join(tempfile.gettempdir(), "sluice-flaky")
+    os.makedirs(directory, exist_ok=True)
+    with open(os.path.join(directory, key), "a+") as counter:
+        fcntl.flock(counter, fcntl.LOCK_EX)
+        counter.seek(0)
+        attempts = int(counter.read() or 0) + 1
+        counter.seek(0)
+        counter.truncate()
+        counter.write(str(attempts))
+    if attempts <= failures:
+        headers = [("Retry-After", query["retry_after"][0])] if "retry_after" in query else []
+        return json_response(start_response, "%d Failing" % status, {"attempts": attempts}, headers)
+    return json_response(start_response, "200 OK", {"attempts": attempts})
+
+
+def token_protected(environ, start_response):
+    if environ.get("HTTP_AUTHORIZATION") == "Bearer fresh":
+        return json_response(start_response, "200 OK", {"authenticated": True})
+    return json_response(start_response, "401 Unauthorized", {"authenticated": False},
+                         [("WWW-Authenticate", 'Bearer realm="sluice"')])
+
+
 def app(environ, start_response):
     if environ.get("PATH_INFO") == "/sluice/sha256":
         return sha256_sink(environ, start_response)
     if environ.get("PATH_INFO") == "/sluice/multipart":
         return multipart_echo(environ, start_response)
+    if environ.get("PATH_INFO") == "/sluice/flaky":
+        return flaky(environ, start_response)
+    if environ.get("PATH_INFO") == "/sluice/token":
+        return token_protected(environ, start_response)
     return httpbin_app(environ, start_response)

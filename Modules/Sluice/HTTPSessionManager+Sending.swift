@@ -1,0 +1,159 @@
+import Foundation
+import Logging
+import SluiceCore
+import SluiceResponseSerialization
+import SluiceTransport
+
+extension HTTPSessionManager {
+    /// Turns a received response into the value a request returns.
+    public typealias Serialize<Output> = @Sendable (HTTPRequest, HTTPResponse, Data) throws(SluiceError) -> Output
+
+    /// Sends `request` (already built) and makes its value with `serializer`, through the interceptor's
+    /// adaptation and retries.
+    ///
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - serializer: Makes the value; its refusals (an unacceptable status or type) are failed
+    ///     attempts the interceptor may retry.
+    ///   - progress: Progress of each attempt. Default `nil`.
+    /// - Throws: ``SluiceError``: the last attempt's error (transport or serializer), or what the
+    ///   interceptor gave up with; ``SluiceError/Code/cancelled`` when the calling task is cancelled.
+    public func send<Serializer: ResponseSerializer>(
+        _ request: HTTPRequest, serializer: Serializer, progress: ProgressHandler? = nil
+    ) async throws(SluiceError) -> HTTPSessionResponse<Serializer.Output> {
+        try await send(request, progress: progress, task: nil) { (request, response, data) throws(SluiceError) in
+            try serializer.serialize(request: request, response: response, body: data)
+        }
+    }
+
+    /// The loop behind every request: adapt, send, serialize; on failure ask the retrier.
+    func send<Output: Sendable>(
+        _ prepared: HTTPRequest, progress: ProgressHandler?, task handle: HTTPSessionTask?,
+        serialize: Serialize<Output>
+    ) async throws(SluiceError) -> HTTPSessionResponse<Output> {
+        let interceptor = self.interceptor
+        var attempt = 0
+        while true {
+            attempt += 1
+            var request = prepared
+            let relay = progress.map(ProgressRelay.init)
+            do throws(SluiceError) {
+                if let interceptor { request = try await adapt(request, with: interceptor) }
+                log(start: request, attempt: attempt)
+                let received: DataResponse
+                do throws(SluiceError) {
+                    received = try await session.data(for: request) { task in
+                        handle?.attemptStarted(task)
+                        relay?.follow(task)
+                    }
+                } catch {
+                    await relay?.finish(succeeded: nil)
+                    throw error
+                }
+                await relay?.finish(succeeded: received)
+                log(received, attempt: attempt)
+                let value = try serialize(received.request, received.response, received.data)
+                return HTTPSessionResponse(
+                    value: value, response: received.response, request: received.request, data: received.data,
+                    metrics: received.metrics, attempts: attempt)
+            } catch {
+                guard let interceptor, error.code != .cancelled, !Task.isCancelled else {
+                    log(failure: error, request: request, attempt: attempt, retrying: false)
+                    throw error
+                }
+                let decision = await interceptor.retry(request, for: self, dueTo: error, attempt: attempt)
+                log(failure: error, request: request, attempt: attempt, retrying: decision.retries)
+                switch decision {
+                case .doNotRetry:
+                    throw error
+                case .doNotRetryWithError(let replacement):
+                    throw replacement
+                case .retry:
+                    continue
+                case .retryAfter(let delay):
+                    do {
+                        try await Task.sleep(for: delay)
+                    } catch {
+                        throw SluiceError(.cancelled, "cancelled while waiting to retry", request: request)
+                    }
+                }
+            }
+        }
+    }
+
+    private func adapt(_ request: HTTPRequest, with adapter: any RequestAdapter) async throws(SluiceError) -> HTTPRequest {
+        do {
+            return try await adapter.adapt(request, for: self)
+        } catch let error as SluiceError {
+            throw error
+        } catch {
+            throw SluiceError(
+                .requestAdaptationFailed, "a request adapter refused the request: \(error)", request: request,
+                underlying: ForeignError(error))
+        }
+    }
+
+    // MARK: Logging
+
+    private func log(start request: HTTPRequest, attempt: Int) {
+        logger.debug(
+            "\(request.method.rawValue) \(Self.loggable(request.url))",
+            metadata: ["attempt": "\(attempt)"])
+        if logger.logLevel <= .trace {
+            logger.trace("request", metadata: ["curl": "\(request.cURLDescription())"])
+        }
+    }
+
+    private func log(_ received: DataResponse, attempt: Int) {
+        var metadata: Logger.Metadata = [
+            "status": "\(received.response.statusCode)",
+            "attempt": "\(attempt)",
+            "duration_ms": "\(Self.milliseconds(received.metrics.duration))",
+            "bytes_received": "\(received.data.count)",
+        ]
+        if let transaction = received.metrics.transactions.last {
+            metadata["dns_ms"] = "\(Self.milliseconds(transaction.nameLookup))"
+            metadata["connect_ms"] = "\(Self.milliseconds(transaction.connect))"
+            metadata["tls_ms"] = "\(Self.milliseconds(transaction.tlsHandshake))"
+            metadata["ttfb_ms"] = "\(Self.milliseconds(transaction.timeToFirstByte))"
+            metadata["bytes_sent"] = "\(transaction.bytesSent)"
+            metadata["http_version"] = "\(transaction.httpVersion ?? "?")"
+            metadata["reused_connection"] = "\(transaction.reusedConnection)"
+        }
+        logger.info(
+            "\(received.response.statusCode) \(received.request.method.rawValue) \(Self.loggable(received.request.url))",
+            metadata: metadata)
+        if logger.logLevel <= .trace {
+            logger.trace("response", metadata: [
+                "headers": "\(received.response.headers.map { "\($0.name): \($0.value)" })",
+                "body": "\(Self.bodyExcerpt(received.data))",
+            ])
+        }
+    }
+
+    private func log(failure error: SluiceError, request: HTTPRequest, attempt: Int, retrying: Bool) {
+        var metadata: Logger.Metadata = ["error": "\(error.code)", "attempt": "\(attempt)", "retrying": "\(retrying)"]
+        if let status = error.response?.statusCode { metadata["status"] = "\(status)" }
+        logger.log(
+            level: retrying ? .warning : .error,
+            "\(request.method.rawValue) \(Self.loggable(request.url)) failed: \(error.message)", metadata: metadata)
+    }
+
+    /// The URL without user name or password.
+    static func loggable(_ url: URL) -> String {
+        guard url.user != nil || url.password != nil,
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        else { return url.absoluteString }
+        components.user = nil
+        components.password = nil
+        return components.url?.absoluteString ?? url.absoluteString
+    }
+
+    private static func milliseconds(_ interval: TimeInterval) -> String { String(format: "%.1f", interval * 1000) }
+
+    private static func bodyExcerpt(_ data: Data) -> String {
+        let head = data.prefix(4096)
+        let text = String(data: head, encoding: .utf8) ?? "<\(data.count) bytes, not UTF-8>"
+        return data.count > head.count ? text + "… (\(data.count) bytes)" : text
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import Logging
+import SluiceCore
+import SluiceMultipart
+import SluiceReachability
+import SluiceRequestSerialization
+import SluiceResponseSerialization
+import SluiceTransport
+
+/// The manager most code uses: builds requests relative to a base URL with the request serializer,
+/// sends them through a ``SessionManager`` with an interceptor's adaptation and retries, and turns
+/// the responses into values with the response serializer. AFNetworking's `AFHTTPSessionManager`.
+///
+/// Defaults: ``HTTPRequestSerializer`` for requests, ``JSONResponseSerializer`` for responses, the
+/// bundled registry (gzip/deflate, XML, property lists) for content codings and `Decodable` bodies,
+/// no interceptor, and the shared ``NetworkReachabilityManager`` — which never holds a request back.
+///
+/// ```swift
+/// let manager = HTTPSessionManager(baseURL: URL(string: "https://api.example.com/v1"))
+/// let user = try await manager.get("users/42", as: User.self).value   // GET https://api.example.com/v1/users/42
+/// ```
+///
+/// Every setting may be read and changed from any thread; a request uses the settings it found when
+/// it started.
+public final class HTTPSessionManager: Sendable {
+    /// Receives progress reports of one request: upload progress for bodies, download progress for
+    /// responses. The last report of a successful transfer has every byte counted.
+    public typealias ProgressHandler = @Sendable (TransferProgress) -> Void
+
+    private struct Settings {
+        var requestSerializer: any RequestSerializer
+        var responseSerializer: any ResponseSerializer
+        var interceptor: (any RequestInterceptor)?
+    }
+
+    /// The URL relative paths resolve against; a non-empty path ends with `/`. Default `nil`.
+    public let baseURL: URL?
+    /// The transport session the requests run on.
+    public let session: SessionManager
+    /// Serializers and content codings: the bundled plugins unless another registry was given.
+    public let registry: SerializerRegistry
+    /// Where request lines, statuses and timings go (`debug`: each attempt; `info`: each outcome;
+    /// `trace`: headers and bodies). Default label `sluice.http`.
+    public let logger: Logger
+    /// Network reachability, for the application to observe; requests are never held back by it.
+    /// Default ``NetworkReachabilityManager/shared``.
+    public let reachabilityManager: NetworkReachabilityManager
+    private let settings: Locked<Settings>
+
+    /// A manager for `baseURL` with `configuration`.
+    ///
+    /// - Parameters:
+    ///   - baseURL: Where relative paths resolve. Default `nil` (every path absolute). A non-empty
+    ///     path without a trailing `/` gets one, so `users` under `https://h/v1` is `https://h/v1/users`.
+    ///   - configuration: The transport configuration; its `registry` is replaced by `registry`.
+    ///     Default ``SessionConfiguration/default``.
+    ///   - registry: Serializers and content codings. Default ``SerializerRegistry/bundled()``.
+    ///   - interceptor: Adapts and retries requests. Default `nil`.
+    ///   - logger: The logger. Default a logger labelled `sluice.http`.
+    public init(
+        baseURL: URL? = nil, configuration: SessionConfiguration = .default, registry: SerializerRegistry = .bundled(),
+        interceptor: (any RequestInterceptor)? = nil, logger: Logger = Logger(label: "sluice.http")
+    ) {
+        let baseURL = baseURL.map(Self.normalized)
+        var configuration = configuration
+        configuration.registry = registry
+        self.baseURL = baseURL
+        self.registry = registry
+        self.logger = logger
+        self.reachabilityManager = .shared
+        self.session = SessionManager(configuration: configuration)
+        self.settings = Locked(Settings(
+            requestSerializer: HTTPRequestSerializer(), responseSerializer: JSONResponseSerializer(),
+            interceptor: interceptor))
+    }
+
+    /// Builds requests. Default ``HTTPRequestSerializer``; ``JSONRequestSerializer`` sends JSON bodies.
+    public var requestSerializer: any RequestSerializer {
+        get { settings.withLock { $0.requestSerializer } }
+        set { settings.withLock { $0.requestSerializer = newValue } }
+    }
+
+    /// Turns responses into values for the verbs without an explicit type. Default ``JSONResponseSerializer``.
+    public var responseSerializer: any ResponseSerializer {
+        get { settings.withLock { $0.responseSerializer } }
+        set { settings.withLock { $0.responseSerializer = newValue } }
+    }
+
+    /// Adapts each attempt and decides about retries. Default `nil`.
+    public var interceptor: (any RequestInterceptor)? {
+        get { settings.withLock { $0.interceptor } }
+        set { settings.withLock { $0.interceptor = newValue } }
+    }
+
+    /// Where completion handlers run: the configuration's completion queue.
+    public var completionQueue: DispatchQueue { session.configuration.completionQueue }
+
+    /// `url` with a trailing `/` when its path is not empty, as AFNetworking does with base URLs.
+    static func normalized(_ url: URL) -> URL {
+        guard !url.path.isEmpty, !url.absoluteString.hasSuffix("/") else { return url }
+        return url.appendingPathComponent("")
+    }
+
+    // MARK: Building requests
+
+    /// The request for `method` and `urlString` (relative to ``baseURL``) with `parameters` serialized by
+    /// the request serializer and `headers` set on it; a header given here replaces the serializer's
+    /// default of the same name.
+    ///
+    /// - Throws: ``SluiceError`` with code ``SluiceError/Code/invalidURL``, or what the serializer throws.
+    public func request(
+        _ method: HTTPMethod, _ urlString: String, parameters: Parameters? = nil, headers: HTTPHeaders = HTTPHeaders()
+    ) throws(SluiceError) -> HTTPRequest {
+        let serializer = requestSerializer
+        var request = try baseRequest(method, urlString, serializer: serializer)
+        Self.apply(headers, to: &request)
+        return try serializer.serialize(request, with: parameters)
+    }
+
+    /// A multipart request: `parameters` as form fields, then the parts `constructingBody` appends.
+    ///
+    /// - Throws: As ``HTTPRequestSerializer/multipartFormRequest(method:urlString:relativeTo:parameters:boundary:constructingBody:)``.
+    public func multipartRequest(
+        _ urlString: String, method: HTTPMethod = .post, parameters: Parameters? = nil,
+        headers: HTTPHeaders = HTTPHeaders(), constructingBody: (any MultipartFormData) throws -> Void
+    ) throws(SluiceError) -> HTTPRequest {
+        let serializer = requestSerializer
+        let http = Self.httpSerializer(of: serializer) ?? HTTPRequestSerializer()
+        var request = try http.multipartFormRequest(
+            method: method, urlString: urlString, relativeTo: baseURL, parameters: parameters,
+            constructingBody: constructingBody)
+        Self.apply(headers, to: &request)
+        return request
+    }
+
+    private func baseRequest(_ method: HTTPMethod, _ urlString: String, serializer: any RequestSerializer)
+        throws(SluiceError) -> HTTPRequest
+    {
+        if let http = Self.httpSerializer(of: serializer) {
+            return try http.makeRequest(method: method, urlString: urlString, relativeTo: baseURL)
+        }
+        guard let url = URL(string: urlString, relativeTo: baseURL)?.absoluteURL else {
+            throw SluiceError(.invalidURL, "cannot make a URL of \(urlString.debugDescription)")
+        }
+        let request = HTTPRequest(url: url, method: method)
+        try request.validate()
+        return request
+    }
+
+    /// The HTTP serializer behind `serializer`, for the URL, timeout, cookie and multipart settings.
+    static func httpSerializer(of serializer: any RequestSerializer) -> HTTPRequestSerializer? {
+        (serializer as? HTTPRequestSerializer) ?? (serializer as? JSONRequestSerializer)?.http
+    }
+
+    /// Sets `headers` on `request`, replacing headers of the same names.
+    static func apply(_ headers: HTTPHeaders, to request: inout HTTPRequest) {
+        for name in Set(headers.map { $0.name.lowercased() }) { request.headers.remove(name) }
+        for header in headers { request.headers.add(header) }
+    }
+}
