@@ -108,5 +108,8 @@ let package = Package(
         tests("SluicePropertyListTests", dependencies: ["SluicePropertyList"]),
         tests("SluiceConformanceTests", dependencies: ["SluiceConformance"]),
         tests("SluiceTests", dependencies: ["Sluice", .product(name: "Logging", package: "swift-log")]),
+        // Every Swift sample in README.md and docs/ lives here (or in the example plugin), so the build
+        // compiles it; DocSamplesTests checks that the docs and these sources agree line for line.
+        tests("SluiceDocsTests", dependencies: ["Sluice", .product(name: "Logging", package: "swift-log")]),
     ]
 )

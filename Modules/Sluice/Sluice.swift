@@ -1,5 +1,7 @@
 @_exported import SluiceCore
+@_exported import SluiceGzip
 @_exported import SluiceMultipart
+@_exported import SluicePropertyList
 @_exported import SluiceReachability
 @_exported import SluiceRequestSerialization
 @_exported import SluiceResponseSerialization

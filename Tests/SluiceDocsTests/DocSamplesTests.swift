@@ -1,0 +1,117 @@
+import Foundation
+import SluiceTestSupport
+import Testing
+
+/// The Swift samples of README.md and docs/ are compiled: each one appears, line for line, in the
+/// sample sources of this target (or in the example plugin), which the build compiles. Package
+/// manifests are checked by `swift package dump-package`.
+@Suite("Documentation samples")
+struct DocSamplesTests {
+    struct Sample: CustomStringConvertible {
+        let file: String
+        let line: Int
+        let lines: [String]
+        var description: String { "\(file):\(line)" }
+    }
+
+    static let root = TestEnvironment.repositoryRoot
+
+    /// Every ```swift block of README.md and docs/*.md.
+    static func samples() throws -> [Sample] {
+        let docs = root.appendingPathComponent("docs")
+        let pages = try FileManager.default.contentsOfDirectory(atPath: docs.path)
+            .filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 } + ["README.md"]
+        var samples: [Sample] = []
+        for page in pages {
+            let text = try String(contentsOf: root.appendingPathComponent(page), encoding: .utf8)
+            var current: (start: Int, lines: [String])?
+            for (index, line) in text.components(separatedBy: "\n").enumerated() {
+                if current == nil, line.trimmingCharacters(in: .whitespaces).hasPrefix("```swift") {
+                    current = (index + 2, [])
+                } else if let block = current, line.trimmingCharacters(in: .whitespaces) == "```" {
+                    samples.append(Sample(file: page, line: block.start, lines: block.lines))
+                    current = nil
+                } else if current != nil {
+                    current!.lines.append(line)
+                }
+            }
+        }
+        return samples
+    }
+
+    /// The compiled sources, normalized: each line trimmed, blank lines dropped.
+    static func compiledLines() throws -> [String] {
+        var lines: [String] = []
+        for directory in ["Tests/SluiceDocsTests", "Plugins/Examples"] {
+            let base = root.appendingPathComponent(directory)
+            let files = FileManager.default.enumerator(atPath: base.path)?.compactMap { $0 as? String } ?? []
+            for file in files.sorted() where file.hasSuffix(".swift") && !file.hasSuffix("DocSamplesTests.swift") {
+                let text = try String(contentsOf: base.appendingPathComponent(file), encoding: .utf8)
+                lines += normalized(text.components(separatedBy: "\n"))
+            }
+        }
+        return lines
+    }
+
+    static func normalized(_ lines: [String]) -> [String] {
+        lines.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    static func contains(_ haystack: [String], _ needle: [String]) -> Bool {
+        guard !needle.isEmpty, needle.count <= haystack.count else { return needle.isEmpty }
+        for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
+            if Array(haystack[start..<(start + needle.count)]) == needle { return true }
+        }
+        return false
+    }
+
+    @Test("every Swift sample in the docs is compiled by the build")
+    func samplesAreCompiled() throws {
+        let compiled = try Self.compiledLines()
+        let samples = try Self.samples().filter { !Self.isManifest($0) }
+        #expect(samples.count >= 10)
+        for sample in samples {
+            // Imports sit at the top of the sample files; the rest must match line for line.
+            let body = Self.normalized(sample.lines).filter { !$0.hasPrefix("import ") }
+            #expect(Self.contains(compiled, body),
+                    "\(sample) is not in Tests/SluiceDocsTests (or Plugins/Examples); add it there so it compiles")
+        }
+    }
+
+    /// `swift` from PATH, else the standard install location.
+    static var swiftExecutable: URL {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        for directory in path.split(separator: ":") {
+            let candidate = "\(directory)/swift"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return URL(fileURLWithPath: candidate) }
+        }
+        return URL(fileURLWithPath: "/opt/swift/usr/bin/swift")
+    }
+
+    static func isManifest(_ sample: Sample) -> Bool {
+        sample.lines.first?.hasPrefix("// swift-tools-version") == true
+    }
+
+    @Test("every package manifest in the docs is a valid manifest")
+    func manifests() throws {
+        let manifests = try Self.samples().filter(Self.isManifest)
+        #expect(!manifests.isEmpty)
+        for manifest in manifests {
+            let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("sluice-manifest-\(UUID())")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            try manifest.lines.joined(separator: "\n").write(
+                to: directory.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+            let process = Process()
+            process.executableURL = Self.swiftExecutable
+            process.arguments = ["package", "--package-path", directory.path, "dump-package"]
+            process.standardOutput = FileHandle.nullDevice
+            let errors = Pipe()
+            process.standardError = errors
+            try process.run()
+            let message = errors.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(manifest): \(String(decoding: message, as: UTF8.self))")
+        }
+    }
+}
