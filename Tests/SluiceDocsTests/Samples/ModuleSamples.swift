@@ -13,16 +13,16 @@ enum ModuleSamples {
         print(response.response.statusCode, String(decoding: response.data, as: UTF8.self))
     }
 
-    static func errors(untrustedInput: String, manager: HTTPSessionManager) async {
+    static func errors(untrustedInput: String) throws(SluiceError) {
         do {
             var headers = HTTPHeaders()
             try headers.add(name: "X-Token", value: untrustedInput)
         } catch where error.code == .invalidHeaderValue {
             print("refused:", error.message)
-        } catch {
-            print(error)
         }
+    }
 
+    static func errorBodies(manager: HTTPSessionManager) async {
         do {
             _ = try await manager.get("orders/42")
         } catch {
@@ -74,5 +74,19 @@ enum ModuleSamples {
         try manager.startMonitoring { status in                   // on the main queue by default
             print(status)                                         // "Reachable via Ethernet", "Not Reachable", ...
         }
+    }
+}
+
+enum MultipartSamples {
+    static func upload() async throws {
+        let serializer = HTTPRequestSerializer()
+        let request = try serializer.multipartFormRequest(
+            urlString: "https://example.com/upload", parameters: ["album": ["title": "Holiday", "tags": ["sea", "sun"]]]
+        ) { form in
+            try form.appendPart(fileURL: URL(fileURLWithPath: "/srv/photos/beach.jpg"), name: "photo")
+            form.appendPart(formData: Data("public".utf8), name: "visibility")
+        }
+        let response = try await SessionManager().data(for: request)
+        _ = response
     }
 }

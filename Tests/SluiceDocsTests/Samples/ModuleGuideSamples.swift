@@ -1,0 +1,117 @@
+import Foundation
+import Sluice
+
+// Samples of docs/core.md, docs/request-serialization.md, docs/property-list.md and docs/plugins.md,
+// compiled (not run: they talk to example hosts).
+enum CoreSamples {
+    static func values() throws {
+        var request = HTTPRequest(url: URL(string: "https://example.com/items")!, method: .post)
+        try request.headers.set(name: "Content-Type", value: "application/json")
+        request.body = .bytes(Data(#"{"name":"lamp"}"#.utf8))
+
+        let parameters: Parameters = ["user": ["name": "Ada", "languages": ["swift", "c"]], "active": true]
+        print(parameters["user"]?["name"]?.stringValue ?? "")
+
+        struct Filter: Encodable {
+            let query: String
+            let limit: Int
+        }
+        let encoded = try Parameters(encoding: Filter(query: "lamp", limit: 10))
+        print(encoded)
+
+        let type = MediaType("application/vnd.api+json; charset=utf-8")
+        print(type?.essence ?? "", type?.charset ?? "", type?.matches(MediaType("*/*+json")!) ?? false)
+        _ = request
+    }
+
+    final class CountingStream: BodyStream, @unchecked Sendable {
+        private var next = 0
+        let contentLength: Int64? = 1_000
+
+        func read(into buffer: UnsafeMutableRawBufferPointer) throws(SluiceError) -> Int {
+            let count = min(buffer.count, 1_000 - next)
+            for index in 0..<count { buffer[index] = UInt8(truncatingIfNeeded: next + index) }
+            next += count
+            return count
+        }
+    }
+}
+
+enum RequestSerializationSamples {
+    static func serializers() throws {
+        let serializer = HTTPRequestSerializer()
+        try serializer.setValue("application/json", forHTTPHeaderField: "Accept")
+        serializer.setAuthorizationHeader(username: "ada", password: "lovelace")
+
+        let search = try serializer.request(method: .get, urlString: "https://example.com/search",
+                                            parameters: ["q": "café & crème", "tags": ["a", "b"], "exact": true])
+        // https://example.com/search?exact=1&q=caf%C3%A9%20%26%20cr%C3%A8me&tags%5B%5D=a&tags%5B%5D=b
+
+        let json = JSONRequestSerializer(writingOptions: [.sortedKeys])
+        let create = try json.request(method: .post, urlString: "https://example.com/items",
+                                      parameters: ["name": "lamp", "price": 12.5])
+        if case .bytes(let body) = create.body { print(search.url, String(decoding: body, as: UTF8.self)) }
+    }
+
+    static func options() -> String {
+        var options = QueryStringSerialization.Options()
+        options.arrayEncoding = .indexInBrackets      // ids[0]=1&ids[1]=2
+        options.boolEncoding = .literal               // true / false
+        options.spaceEncoding = .plusReplaced         // a+b
+        let query = QueryStringSerialization.serialize(["ids": [1, 2], "on": true, "q": "a b"], options: options)
+        return query
+    }
+}
+
+enum PropertyListSamples {
+    static func roundTrip() async throws {
+        let plist = PropertyListRequestSerializer(format: .binary)
+        let request = try plist.serialize(HTTPRequest(url: URL(string: "https://example.com/settings")!, method: .put),
+                                          with: ["volume": 7, "muted": false])
+
+        struct Settings: Decodable, Sendable {
+            let volume: Int
+            let muted: Bool
+        }
+        let session = SessionManager()
+        let response = try await session.data(for: request)
+        let settings = try PropertyListResponseSerializer.decodable(Settings.self)
+            .serialize(request: request, response: response.response, body: response.data)
+        print(settings.volume)
+    }
+}
+
+enum PluginSamples {
+    struct CSVPlugin: SerializerPlugin {
+        let name = "csv"
+        let version = "1.0.0"
+        var responseMediaTypes: [MediaType] { [MediaType("text/csv")!] }
+
+        func makeResponseSerializer(for mediaType: MediaType) -> (any ResponseSerializer)? { CSVSerializer() }
+    }
+
+    struct CSVSerializer: ResponseSerializer {
+        func serialize(request: HTTPRequest?, response: HTTPResponse, body: Data?) throws(SluiceError) -> Parameters? {
+            guard let body, !body.isEmpty else { return nil }
+            guard let text = String(data: body, encoding: .utf8) else {
+                throw SluiceError("csv.notUTF8", "the CSV body is not UTF-8", response: response, body: body)
+            }
+            let rows = text.split(whereSeparator: \.isNewline).map { line in
+                Parameters.array(line.split(separator: ",").map { .string(String($0)) })
+            }
+            return .array(rows)
+        }
+    }
+
+    static func register() throws -> HTTPSessionManager {
+        let registry = SerializerRegistry.bundled()
+        try registry.register(CSVPlugin())
+        let manager = HTTPSessionManager(baseURL: URL(string: "https://example.com"), registry: registry)
+        return manager
+    }
+
+    static func load(registry: SerializerRegistry) throws {
+        let loaded = try registry.load(pluginAt: "/usr/lib/myapp/libSluiceNDJSONPlugin.so")
+        print(loaded.name, loaded.version, loaded.responseMediaTypes)
+    }
+}
