@@ -10,18 +10,29 @@ Output directory: $SLUICE_TESTENV_DIR/certs, by default <repo>/.testenv/certs:
                           identities: 127.0.0.1, localhost, ::1
     client.pem            client leaf certificate + chain, for mutual TLS
     client.key            its private key
+    chain.pem, chain.key  root -> intermediate CA -> leaf (RSA key) for
+                          127.0.0.1, localhost, ::1; the file holds the leaf
+                          and the intermediate
+    selfsigned.pem/.key   a self-signed leaf for 127.0.0.1, localhost, ::1
+    wronghost.pem/.key    a leaf from the root for wrong-host.sluice.test only
+    expired.pem/.key      a leaf from the root for 127.0.0.1 and localhost that
+                          expired 30 days ago
+    notyetvalid.pem/.key  a leaf from the root for 127.0.0.1 and localhost that
+                          becomes valid in 30 days
 
 Files are regenerated only when something is missing, no longer parses, is not
 issued by the current CA, or expires within a day. If the CA itself has to be
 regenerated, every chain issued by it is regenerated too.
 
-To add a chain (intermediate CA, self-signed, wrong host, expired, ...), add an
-entry to CHAINS: a Chain names its output files and how to issue them.
+To add a chain, add an entry to CHAINS: a Chain names its output files, how to
+issue them, whether it is self-signed and whether it is meant to be expired or
+not yet valid.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import ipaddress
 import os
 import sys
 from dataclasses import dataclass, field
@@ -30,11 +41,16 @@ from typing import Callable, List, Optional
 
 import trustme
 from cryptography import x509
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.serialization import (
     Encoding,
+    NoEncryption,
+    PrivateFormat,
     PublicFormat,
     load_pem_private_key,
 )
+from cryptography.x509.oid import NameOID
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 TESTENV_DIR = Path(os.environ.get("SLUICE_TESTENV_DIR") or ROOT / ".testenv")
@@ -118,8 +134,12 @@ class Chain:
     """
 
     name: str
-    issue: Callable[[trustme.CA], trustme.LeafCert]
+    issue: Callable[[trustme.CA], "trustme.LeafCert | SelfSigned"]
     extra_checks: List[Callable[[List[x509.Certificate]], bool]] = field(default_factory=list)
+    # "valid" (usable for at least MIN_REMAINING), "expired" or "future" (not yet valid).
+    validity: str = "valid"
+    # A self-signed leaf is not issued by the root CA.
+    self_signed: bool = False
 
     @property
     def cert_file(self) -> str:
@@ -140,11 +160,17 @@ class Chain:
         leaf = chain[0]
         if not same_public_key(leaf.public_key(), key.public_key()):
             return False
-        if not all(still_valid(c) for c in chain):
+        if self.validity == "expired":
+            if not (not_after(leaf) < now() and all(still_valid(c) for c in chain[1:])):
+                return False
+        elif self.validity == "future":
+            if not (leaf.not_valid_before_utc - now() > MIN_REMAINING and all(still_valid(c) for c in chain)):
+                return False
+        elif not all(still_valid(c) for c in chain):
             return False
-        # The last certificate in the file must be signed by the root CA.
+        # The last certificate in the file must be signed by the root CA (or by itself).
         try:
-            chain[-1].verify_directly_issued_by(ca_cert)
+            chain[-1].verify_directly_issued_by(chain[-1] if self.self_signed else ca_cert)
         except Exception:
             return False
         return all(check(chain) for check in self.extra_checks)
@@ -181,9 +207,103 @@ def issue_client(ca: trustme.CA) -> trustme.LeafCert:
     )
 
 
+def issue_chain(ca: trustme.CA) -> trustme.LeafCert:
+    # root -> intermediate -> leaf; the leaf has an RSA key, the CAs ECDSA keys.
+    intermediate = ca.create_child_ca()
+    return intermediate.issue_cert(
+        "127.0.0.1",
+        "localhost",
+        "::1",
+        common_name="localhost",
+        organization_name="Sluice Tests",
+        organization_unit_name="Sluice chain leaf",
+        key_type=trustme.KeyType.RSA,
+        **leaf_validity(),
+    )
+
+
+def issue_wrong_host(ca: trustme.CA) -> trustme.LeafCert:
+    return ca.issue_cert(
+        "wrong-host.sluice.test",
+        common_name="wrong-host.sluice.test",
+        organization_name="Sluice Tests",
+        **leaf_validity(),
+    )
+
+
+def issue_expired(ca: trustme.CA) -> trustme.LeafCert:
+    return ca.issue_cert(
+        "127.0.0.1",
+        "localhost",
+        common_name="localhost",
+        organization_name="Sluice Tests",
+        not_before=now() - dt.timedelta(days=60),
+        not_after=now() - dt.timedelta(days=30),
+    )
+
+
+def issue_not_yet_valid(ca: trustme.CA) -> trustme.LeafCert:
+    return ca.issue_cert(
+        "127.0.0.1",
+        "localhost",
+        common_name="localhost",
+        organization_name="Sluice Tests",
+        not_before=now() + dt.timedelta(days=30),
+        not_after=now() + dt.timedelta(days=120),
+    )
+
+
+class SelfSigned:
+    """A self-signed leaf (not a CA) with the same shape as trustme's LeafCert."""
+
+    def __init__(self) -> None:
+        key = ec.generate_private_key(ec.SECP256R1())
+        name = x509.Name(
+            [
+                x509.NameAttribute(NameOID.ORGANIZATION_NAME, "Sluice Tests"),
+                x509.NameAttribute(NameOID.COMMON_NAME, "localhost"),
+            ]
+        )
+        validity = leaf_validity()
+        cert = (
+            x509.CertificateBuilder()
+            .subject_name(name)
+            .issuer_name(name)
+            .public_key(key.public_key())
+            .serial_number(x509.random_serial_number())
+            .not_valid_before(validity["not_before"])
+            .not_valid_after(validity["not_after"])
+            .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+            .add_extension(
+                x509.SubjectAlternativeName(
+                    [
+                        x509.IPAddress(ipaddress.ip_address("127.0.0.1")),
+                        x509.DNSName("localhost"),
+                        x509.IPAddress(ipaddress.ip_address("::1")),
+                    ]
+                ),
+                critical=False,
+            )
+            .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), critical=False)
+            .add_extension(x509.ExtendedKeyUsage([x509.oid.ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
+            .sign(key, hashes.SHA256())
+        )
+        self.private_key_pem = trustme.Blob(key.private_bytes(Encoding.PEM, PrivateFormat.PKCS8, NoEncryption()))
+        self.cert_chain_pems = [trustme.Blob(cert.public_bytes(Encoding.PEM))]
+
+
+def issue_self_signed(ca: trustme.CA) -> SelfSigned:
+    return SelfSigned()
+
+
 CHAINS: List[Chain] = [
     Chain("server", issue_server),
     Chain("client", issue_client),
+    Chain("chain", issue_chain, extra_checks=[lambda chain: len(chain) == 2]),
+    Chain("selfsigned", issue_self_signed, self_signed=True),
+    Chain("wronghost", issue_wrong_host),
+    Chain("expired", issue_expired, validity="expired"),
+    Chain("notyetvalid", issue_not_yet_valid, validity="future"),
 ]
 
 
