@@ -37,12 +37,16 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        // X.509 parsing and SHA-256 for SluiceSecurity's pins.
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
     ],
     targets: [
         // System libraries: a module map plus typed inline wrappers for variadic and macro APIs.
         .systemLibrary(
             name: "CCurl", path: "Modules/CCurl", pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]),
+            providers: [.apt(["libcurl4-openssl-dev", "libssl-dev"])]),
         .systemLibrary(
             name: "CLibXML2", path: "Modules/CLibXML2", pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]),
@@ -59,7 +63,10 @@ let package = Package(
         module("SluiceRequestSerialization", dependencies: ["SluiceCore"]),
         module("SluiceMultipart", dependencies: ["SluiceCore", "SluiceRequestSerialization"]),
         module("SluiceResponseSerialization", dependencies: ["SluiceCore"]),
-        module("SluiceSecurity", dependencies: ["SluiceCore"]),
+        module("SluiceSecurity", dependencies: [
+            "SluiceCore", .product(name: "X509", package: "swift-certificates"),
+            .product(name: "Crypto", package: "swift-crypto"), .product(name: "SwiftASN1", package: "swift-asn1"),
+        ]),
         module("SluiceReachability", dependencies: ["SluiceCore"]),
         module("Sluice", dependencies: [
             "SluiceCore", "SluiceTransport", "SluiceRequestSerialization", "SluiceMultipart",
@@ -106,5 +113,6 @@ let package = Package(
         tests("SluiceGzipTests", dependencies: ["SluiceGzip", "SluiceConformance"]),
         tests("SluicePropertyListTests", dependencies: ["SluicePropertyList"]),
         tests("SluiceConformanceTests", dependencies: ["SluiceConformance"]),
+        tests("SluiceSecurityTests", dependencies: ["SluiceSecurity", "SluiceTransport", "Sluice", "SluiceConformance"]),
     ]
 )

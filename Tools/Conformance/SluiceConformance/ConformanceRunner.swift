@@ -15,6 +15,7 @@ public enum ConformanceRunner {
         ResponseSerializerSuite(),
         ServerSuite(),
         TransportSuite(),
+        SecurityPolicySuite(),
         PluginSuite(),
     ]
 
