@@ -99,7 +99,7 @@ let package = Package(
             name: "SluiceTestSupport", dependencies: ["SluiceCore", "SluiceConformance"],
             path: "Tests/SluiceTestSupport"),
         tests("SluiceCoreTests", dependencies: ["SluiceCore", "SluiceConformance"]),
-        tests("SluiceTransportTests", dependencies: ["SluiceTransport", "SluiceGzip"]),
+        tests("SluiceTransportTests", dependencies: ["SluiceTransport", "SluiceGzip", "SluiceSecurity"]),
         tests("SluiceRequestSerializationTests", dependencies: ["SluiceRequestSerialization"]),
         tests("SluiceMultipartTests", dependencies: ["SluiceMultipart"]),
         tests("SluiceResponseSerializationTests", dependencies: [
@@ -113,6 +113,9 @@ let package = Package(
         tests("SluiceGzipTests", dependencies: ["SluiceGzip", "SluiceConformance"]),
         tests("SluicePropertyListTests", dependencies: ["SluicePropertyList"]),
         tests("SluiceConformanceTests", dependencies: ["SluiceConformance"]),
-        tests("SluiceSecurityTests", dependencies: ["SluiceSecurity", "SluiceTransport", "Sluice", "SluiceConformance"]),
+        tests("SluiceSecurityTests", dependencies: [
+            "SluiceSecurity", .product(name: "X509", package: "swift-certificates"),
+            .product(name: "Crypto", package: "swift-crypto"), .product(name: "SwiftASN1", package: "swift-asn1"),
+        ]),
     ]
 )

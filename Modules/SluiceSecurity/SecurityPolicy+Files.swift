@@ -6,7 +6,7 @@ extension SecurityPolicy {
     public static let certificateFileExtensions: Set<String> = ["cer", "crt", "der", "pem"]
 
     /// Every certificate in the `.cer`, `.crt`, `.der` and `.pem` files of a directory (not its
-    /// subdirectories), DER each, files in name order: the Linux counterpart of AFNetworking's
+    /// subdirectories; other files are skipped), DER each, files in name order: the Linux counterpart of AFNetworking's
     /// `certificatesInBundle:`.
     ///
     /// - Throws: ``SluiceError/Code/invalidCertificate`` when the directory cannot be listed, a file
@@ -20,7 +20,10 @@ extension SecurityPolicy {
         }
         var certificates: [Data] = []
         for name in names.sorted() where certificateFileExtensions.contains((name as NSString).pathExtension.lowercased()) {
-            certificates += try self.certificates(atPath: directory.appendingPathComponent(name).path)
+            let path = directory.appendingPathComponent(name).path
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            certificates += try self.certificates(atPath: path)
         }
         guard !certificates.isEmpty else {
             throw SluiceError(.invalidCertificate, "\(directory.path) holds no certificate file")

@@ -10,6 +10,8 @@ Output directory: $SLUICE_TESTENV_DIR/certs, by default <repo>/.testenv/certs:
                           identities: 127.0.0.1, localhost, ::1
     client.pem            client leaf certificate + chain, for mutual TLS
     client.key            its private key
+    client-encrypted.key  the same key, encrypted (PKCS#8) with the passphrase
+                          CLIENT_KEY_PASSPHRASE below
     chain.pem, chain.key  root -> intermediate CA -> leaf (RSA key) for
                           127.0.0.1, localhost, ::1; the file holds the leaf
                           and the intermediate
@@ -44,6 +46,7 @@ from cryptography import x509
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.serialization import (
+    BestAvailableEncryption,
     Encoding,
     NoEncryption,
     PrivateFormat,
@@ -63,6 +66,8 @@ LEAF_LIFETIME = dt.timedelta(days=90)
 
 CA_CERT = "ca.pem"
 CA_KEY = "ca.key"
+CLIENT_KEY_ENCRYPTED = "client-encrypted.key"
+CLIENT_KEY_PASSPHRASE = b"sluice-test-passphrase"
 
 
 def same_public_key(a, b) -> bool:
@@ -307,6 +312,20 @@ CHAINS: List[Chain] = [
 ]
 
 
+def write_encrypted_client_key(out: Path) -> bool:
+    """Writes client-encrypted.key unless it already holds client.key's key; returns whether it wrote."""
+    key = load_pem_private_key((out / "client.key").read_bytes(), password=None)
+    try:
+        existing = load_pem_private_key((out / CLIENT_KEY_ENCRYPTED).read_bytes(), password=CLIENT_KEY_PASSPHRASE)
+        if same_public_key(existing.public_key(), key.public_key()):
+            return False
+    except (OSError, ValueError, TypeError):
+        pass
+    encrypted = key.private_bytes(Encoding.PEM, PrivateFormat.PKCS8, BestAvailableEncryption(CLIENT_KEY_PASSPHRASE))
+    write_file(out / CLIENT_KEY_ENCRYPTED, encrypted, private=True)
+    return True
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     CERTS_DIR.mkdir(parents=True, exist_ok=True)
     ca, ca_created = load_or_create_ca(CERTS_DIR)
@@ -316,6 +335,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         if ca_created or not chain.is_fresh(CERTS_DIR, ca_cert):
             chain.write(CERTS_DIR, ca)
             written.append(chain.name)
+    if write_encrypted_client_key(CERTS_DIR):
+        written.append("client-encrypted")
     if written or ca_created:
         what = (["ca"] if ca_created else []) + written
         print(f"certs: wrote {', '.join(what)} in {CERTS_DIR}", file=sys.stderr)
