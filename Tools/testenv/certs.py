@@ -191,71 +191,56 @@ def leaf_validity() -> dict:
     return {"not_before": start, "not_after": start + LEAF_LIFETIME}
 
 
-def issue_server(ca: trustme.CA) -> trustme.LeafCert:
-    return ca.issue_cert(
-        "127.0.0.1",
-        "localhost",
-        "::1",
-        common_name="localhost",
+# The identities of the local test servers.
+LOCAL_IDENTITIES = ("127.0.0.1", "localhost", "::1")
+
+
+def issue_leaf(
+    issuer: trustme.CA,
+    identities: tuple = LOCAL_IDENTITIES,
+    common_name: str = "localhost",
+    validity: Optional[dict] = None,
+    **extra,
+) -> trustme.LeafCert:
+    """A leaf from `issuer`; valid for LEAF_LIFETIME unless `validity` says otherwise."""
+    return issuer.issue_cert(
+        *identities,
+        common_name=common_name,
         organization_name="Sluice Tests",
-        **leaf_validity(),
+        **(validity or leaf_validity()),
+        **extra,
     )
+
+
+def validity_in_days(start: int, end: int) -> dict:
+    """not_before and not_after, `start` and `end` days from now."""
+    return {"not_before": now() + dt.timedelta(days=start), "not_after": now() + dt.timedelta(days=end)}
+
+
+def issue_server(ca: trustme.CA) -> trustme.LeafCert:
+    return issue_leaf(ca)
 
 
 def issue_client(ca: trustme.CA) -> trustme.LeafCert:
     # trustme leaves carry both serverAuth and clientAuth extended key usage.
-    return ca.issue_cert(
-        "client.sluice.test",
-        common_name="sluice-test-client",
-        organization_name="Sluice Tests",
-        **leaf_validity(),
-    )
+    return issue_leaf(ca, ("client.sluice.test",), common_name="sluice-test-client")
 
 
 def issue_chain(ca: trustme.CA) -> trustme.LeafCert:
     # root -> intermediate -> leaf; the leaf has an RSA key, the CAs ECDSA keys.
-    intermediate = ca.create_child_ca()
-    return intermediate.issue_cert(
-        "127.0.0.1",
-        "localhost",
-        "::1",
-        common_name="localhost",
-        organization_name="Sluice Tests",
-        organization_unit_name="Sluice chain leaf",
-        key_type=trustme.KeyType.RSA,
-        **leaf_validity(),
-    )
+    return issue_leaf(ca.create_child_ca(), organization_unit_name="Sluice chain leaf", key_type=trustme.KeyType.RSA)
 
 
 def issue_wrong_host(ca: trustme.CA) -> trustme.LeafCert:
-    return ca.issue_cert(
-        "wrong-host.sluice.test",
-        common_name="wrong-host.sluice.test",
-        organization_name="Sluice Tests",
-        **leaf_validity(),
-    )
+    return issue_leaf(ca, ("wrong-host.sluice.test",), common_name="wrong-host.sluice.test")
 
 
 def issue_expired(ca: trustme.CA) -> trustme.LeafCert:
-    return ca.issue_cert(
-        "127.0.0.1",
-        "localhost",
-        common_name="localhost",
-        organization_name="Sluice Tests",
-        not_before=now() - dt.timedelta(days=60),
-        not_after=now() - dt.timedelta(days=30),
-    )
+    return issue_leaf(ca, validity=validity_in_days(-60, -30))
 
 
 def issue_not_yet_valid(ca: trustme.CA) -> trustme.LeafCert:
-    return ca.issue_cert(
-        "127.0.0.1",
-        "localhost",
-        common_name="localhost",
-        organization_name="Sluice Tests",
-        not_before=now() + dt.timedelta(days=30),
-        not_after=now() + dt.timedelta(days=120),
-    )
+    return issue_leaf(ca, validity=validity_in_days(30, 120))
 
 
 class SelfSigned:
