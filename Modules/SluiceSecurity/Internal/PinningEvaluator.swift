@@ -21,7 +21,7 @@ struct PinningEvaluator: ServerTrustEvaluator {
     let pins: Pins
 
     func evaluate(_ chain: ServerCertificateChain) throws(SluiceError) {
-        let path = chain.isVerified ? chain.certificates : Self.signedPath(chain.certificates)
+        let path = chain.isVerified ? chain.certificates : Self.cachedSignedPath(chain.certificates)
         switch pins {
         case .certificates(let pinned):
             if path.contains(where: pinned.contains) { return }
@@ -52,19 +52,31 @@ struct PinningEvaluator: ServerTrustEvaluator {
         return path.map(\.der)
     }
 
-    // MARK: Pins of served certificates
+    // MARK: Caches
 
-    /// Served certificates repeat on every request: their pins are kept (a bounded set, cleared when full).
+    // A server sends the same certificates with every request: their pins and signed paths are kept
+    // (bounded, cleared when full). Both depend on the bytes alone, not on the time.
     private static let pinCache = Locked<[Data: String]>([:])
-    private static let pinCacheLimit = 256
+    private static let pathCache = Locked<[[Data]: [Data]]>([:])
+    private static let cacheLimit = 256
 
     private static func cachedPin(of der: Data) -> String? {
-        if let known = pinCache.withLock({ $0[der] }) { return known }
-        guard let pin = try? CertificateDecoder.publicKeyPin(of: der) else { return nil }
-        pinCache.withLock { cache in
-            if cache.count >= pinCacheLimit { cache.removeAll() }
-            cache[der] = pin
+        cached(der, in: pinCache) { try? CertificateDecoder.publicKeyPin(of: der) }
+    }
+
+    private static func cachedSignedPath(_ served: [Data]) -> [Data] {
+        cached(served, in: pathCache) { signedPath(served) } ?? []
+    }
+
+    private static func cached<Key: Hashable & Sendable, Value: Sendable>(
+        _ key: Key, in cache: Locked<[Key: Value]>, _ make: () -> Value?
+    ) -> Value? {
+        if let known = cache.withLock({ $0[key] }) { return known }
+        guard let value = make() else { return nil }
+        cache.withLock { cache in
+            if cache.count >= cacheLimit { cache.removeAll() }
+            cache[key] = value
         }
-        return pin
+        return value
     }
 }
