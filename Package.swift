@@ -38,12 +38,16 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // X.509 parsing and SHA-256 for SluiceSecurity's pins.
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
     ],
     targets: [
         // System libraries: a module map plus typed inline wrappers for variadic and macro APIs.
         .systemLibrary(
             name: "CCurl", path: "Modules/CCurl", pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]),
+            providers: [.apt(["libcurl4-openssl-dev", "libssl-dev"])]),
         .systemLibrary(
             name: "CLibXML2", path: "Modules/CLibXML2", pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]),
@@ -60,7 +64,10 @@ let package = Package(
         module("SluiceRequestSerialization", dependencies: ["SluiceCore"]),
         module("SluiceMultipart", dependencies: ["SluiceCore", "SluiceRequestSerialization"]),
         module("SluiceResponseSerialization", dependencies: ["SluiceCore"]),
-        module("SluiceSecurity", dependencies: ["SluiceCore"]),
+        module("SluiceSecurity", dependencies: [
+            "SluiceCore", .product(name: "X509", package: "swift-certificates"),
+            .product(name: "Crypto", package: "swift-crypto"), .product(name: "SwiftASN1", package: "swift-asn1"),
+        ]),
         module("SluiceReachability", dependencies: ["SluiceCore"]),
         module("Sluice", dependencies: [
             "SluiceCore", "SluiceTransport", "SluiceRequestSerialization", "SluiceMultipart",
@@ -93,7 +100,7 @@ let package = Package(
             name: "SluiceTestSupport", dependencies: ["SluiceCore", "SluiceConformance"],
             path: "Tests/SluiceTestSupport"),
         tests("SluiceCoreTests", dependencies: ["SluiceCore", "SluiceConformance"]),
-        tests("SluiceTransportTests", dependencies: ["SluiceTransport", "SluiceGzip"]),
+        tests("SluiceTransportTests", dependencies: ["SluiceTransport", "SluiceGzip", "SluiceSecurity"]),
         tests("SluiceRequestSerializationTests", dependencies: ["SluiceRequestSerialization"]),
         tests("SluiceMultipartTests", dependencies: ["SluiceMultipart", "SluiceTransport", "SluiceConformance"]),
         tests("SluiceResponseSerializationTests", dependencies: [
@@ -111,5 +118,9 @@ let package = Package(
         // Every Swift sample in README.md and docs/ lives here (or in the example plugin), so the build
         // compiles it; DocSamplesTests checks that the docs and these sources agree line for line.
         tests("SluiceDocsTests", dependencies: ["Sluice", .product(name: "Logging", package: "swift-log")]),
+        tests("SluiceSecurityTests", dependencies: [
+            "SluiceSecurity", .product(name: "X509", package: "swift-certificates"),
+            .product(name: "Crypto", package: "swift-crypto"), .product(name: "SwiftASN1", package: "swift-asn1"),
+        ]),
     ]
 )

@@ -4,6 +4,7 @@
 
 #include <sys/prctl.h>
 #include <curl/curl.h>
+#include <openssl/ssl.h>
 
 /* Names the calling thread (at most 15 bytes show), so the engine thread is visible in tools.
    prctl, unlike pthread_setname_np, needs no _GNU_SOURCE, which would change glibc's fd_set
@@ -18,6 +19,10 @@ typedef int (*sluice_curl_xferinfo_callback)(void *context, curl_off_t dltotal, 
 typedef int (*sluice_curl_seek_callback)(void *context, curl_off_t offset, int origin);
 typedef int (*sluice_curl_socket_callback)(CURL *easy, curl_socket_t socket, int what, void *context,
                                            void *socket_context);
+typedef int (*sluice_curl_prereq_callback)(void *context, char *primary_ip, char *local_ip, int primary_port,
+                                           int local_port);
+/* Receives one DER certificate; the bytes are valid during the call only. */
+typedef void (*sluice_certificate_callback)(const unsigned char *der, int length, void *context);
 
 // MARK: curl_easy_setopt
 
@@ -49,6 +54,9 @@ static inline CURLcode sluice_easy_setopt_xferinfo_callback(CURL *easy, sluice_c
 static inline CURLcode sluice_easy_setopt_seek_callback(CURL *easy, sluice_curl_seek_callback callback) {
     return curl_easy_setopt(easy, CURLOPT_SEEKFUNCTION, callback);
 }
+static inline CURLcode sluice_easy_setopt_prereq_callback(CURL *easy, sluice_curl_prereq_callback callback) {
+    return curl_easy_setopt(easy, CURLOPT_PREREQFUNCTION, callback);
+}
 static inline CURLcode sluice_easy_setopt_blob(CURL *easy, CURLoption option, void *data, size_t length) {
     struct curl_blob blob;
     blob.data = data;
@@ -76,6 +84,36 @@ static inline CURLcode sluice_easy_getinfo_string(CURL *easy, CURLINFO info, con
 }
 static inline CURLcode sluice_easy_getinfo_pointer(CURL *easy, CURLINFO info, void **value) {
     return curl_easy_getinfo(easy, info, value);
+}
+
+// MARK: the TLS session of a transfer's connection
+
+/* Hands `each` the certificates of the OpenSSL session behind the easy handle's current connection
+   (new or reused), DER, leaf first: the chain OpenSSL verified, up to its trust anchor, when the
+   verification succeeded; otherwise the chain the server sent. Returns 1 for a verified chain, 0 for
+   a served one, -1 when the connection has no OpenSSL session. Call it from a callback of the
+   transfer, such as CURLOPT_PREREQFUNCTION. */
+static inline int sluice_tls_peer_certificates(CURL *easy, sluice_certificate_callback each, void *context) {
+    struct curl_tlssessioninfo *info = NULL;
+    if (curl_easy_getinfo(easy, CURLINFO_TLS_SSL_PTR, &info) != CURLE_OK || info == NULL
+        || info->backend != CURLSSLBACKEND_OPENSSL || info->internals == NULL) {
+        return -1;
+    }
+    SSL *ssl = (SSL *)info->internals;
+    int verified = SSL_get_verify_result(ssl) == X509_V_OK;
+    STACK_OF(X509) *chain = verified ? SSL_get0_verified_chain(ssl) : SSL_get_peer_cert_chain(ssl);
+    if (chain == NULL) {
+        return -1;
+    }
+    for (int index = 0; index < sk_X509_num(chain); index++) {
+        unsigned char *der = NULL;
+        int length = i2d_X509(sk_X509_value(chain, index), &der);
+        if (length > 0) {
+            each(der, length, context);
+            OPENSSL_free(der);
+        }
+    }
+    return verified;
 }
 
 // MARK: curl_multi_setopt and curl_share_setopt
@@ -106,5 +144,7 @@ static const unsigned long SLUICE_CURLAUTH_DIGEST = CURLAUTH_DIGEST;
 static const unsigned long SLUICE_CURLAUTH_ANY = CURLAUTH_ANY;
 static const long SLUICE_CURL_GLOBAL_ALL = CURL_GLOBAL_ALL;
 static const CURLversion SLUICE_CURLVERSION_NOW = CURLVERSION_NOW;
+static const int SLUICE_CURL_PREREQFUNC_OK = CURL_PREREQFUNC_OK;
+static const int SLUICE_CURL_PREREQFUNC_ABORT = CURL_PREREQFUNC_ABORT;
 
 #endif

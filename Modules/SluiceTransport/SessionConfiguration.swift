@@ -43,8 +43,13 @@ public struct SessionConfiguration: Sendable {
     public var authenticationChallengeHandler: AuthenticationChallengeHandler?
     /// What happens on a redirect. Default ``RedirectPolicy/follow(maximum:)`` with 16.
     public var redirectPolicy: RedirectPolicy = .follow()
-    /// TLS settings. Default ``TLSConfiguration/default``.
+    /// TLS settings for every host without an entry in ``tlsByHost``. Default ``TLSConfiguration/default``.
     public var tls: TLSConfiguration = .default
+    /// TLS settings for particular hosts, by host name or address (IPv6 without brackets), compared
+    /// without regard to case; a redirect to another host uses that host's settings. Default none.
+    ///
+    /// `SluiceSecurity`'s `ServerTrustManager` produces this map from per-host security policies.
+    public var tlsByHost: [String: TLSConfiguration] = [:]
     /// Where content codings come from: `Accept-Encoding` lists what it holds, and bodies are decoded
     /// with them. Default: an empty registry (no content coding).
     public var registry = SerializerRegistry()
@@ -64,4 +69,11 @@ public struct SessionConfiguration: Sendable {
 
     /// The defaults.
     public static var `default`: SessionConfiguration { SessionConfiguration() }
+
+    /// The TLS settings for a request to `host` (lowercased): its entry in ``tlsByHost``, else ``tls``.
+    func tlsConfiguration(forHost host: String) -> TLSConfiguration {
+        guard !tlsByHost.isEmpty else { return tls }
+        if let exact = tlsByHost[host] { return exact }
+        return tlsByHost.first { $0.key.lowercased() == host }?.value ?? tls
+    }
 }

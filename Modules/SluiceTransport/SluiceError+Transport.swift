@@ -11,10 +11,10 @@ extension SluiceError.Code {
     public static let idleTimedOut: Self = "transport.idleTimedOut"
     /// The whole transfer took longer than the resource timeout.
     public static let resourceTimedOut: Self = "transport.resourceTimedOut"
-    /// The TLS handshake failed or the server's certificate was not trusted.
+    /// The TLS handshake failed for a reason without a `security.*` code of its own (no common
+    /// protocol version or cipher, a broken handshake). Untrusted, expired and pinned-out servers have
+    /// their own codes (``untrustedChain``, ``certificateExpired``, ``pinnedKeyMismatch``, ...).
     public static let tlsFailed: Self = "transport.tlsFailed"
-    /// The server's public key matched none of the pinned keys.
-    public static let pinnedKeyMismatch: Self = "transport.pinnedKeyMismatch"
     /// More redirects than allowed, or a redirect loop.
     public static let tooManyRedirects: Self = "transport.tooManyRedirects"
     /// A redirect was refused by the redirect policy, or its `Location` was unusable.

@@ -10,18 +10,31 @@ Output directory: $SLUICE_TESTENV_DIR/certs, by default <repo>/.testenv/certs:
                           identities: 127.0.0.1, localhost, ::1
     client.pem            client leaf certificate + chain, for mutual TLS
     client.key            its private key
+    client-encrypted.key  the same key, encrypted (PKCS#8) with the passphrase
+                          CLIENT_KEY_PASSPHRASE below
+    chain.pem, chain.key  root -> intermediate CA -> leaf (RSA key) for
+                          127.0.0.1, localhost, ::1; the file holds the leaf
+                          and the intermediate
+    selfsigned.pem/.key   a self-signed leaf for 127.0.0.1, localhost, ::1
+    wronghost.pem/.key    a leaf from the root for wrong-host.sluice.test only
+    expired.pem/.key      a leaf from the root for 127.0.0.1 and localhost that
+                          expired 30 days ago
+    notyetvalid.pem/.key  a leaf from the root for 127.0.0.1 and localhost that
+                          becomes valid in 30 days
 
 Files are regenerated only when something is missing, no longer parses, is not
 issued by the current CA, or expires within a day. If the CA itself has to be
 regenerated, every chain issued by it is regenerated too.
 
-To add a chain (intermediate CA, self-signed, wrong host, expired, ...), add an
-entry to CHAINS: a Chain names its output files and how to issue them.
+To add a chain, add an entry to CHAINS: a Chain names its output files, how to
+issue them, whether it is self-signed and whether it is meant to be expired or
+not yet valid.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import ipaddress
 import os
 import sys
 from dataclasses import dataclass, field
@@ -30,11 +43,17 @@ from typing import Callable, List, Optional
 
 import trustme
 from cryptography import x509
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.serialization import (
+    BestAvailableEncryption,
     Encoding,
+    NoEncryption,
+    PrivateFormat,
     PublicFormat,
     load_pem_private_key,
 )
+from cryptography.x509.oid import NameOID
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 TESTENV_DIR = Path(os.environ.get("SLUICE_TESTENV_DIR") or ROOT / ".testenv")
@@ -47,6 +66,8 @@ LEAF_LIFETIME = dt.timedelta(days=90)
 
 CA_CERT = "ca.pem"
 CA_KEY = "ca.key"
+CLIENT_KEY_ENCRYPTED = "client-encrypted.key"
+CLIENT_KEY_PASSPHRASE = b"sluice-test-passphrase"
 
 
 def same_public_key(a, b) -> bool:
@@ -118,8 +139,12 @@ class Chain:
     """
 
     name: str
-    issue: Callable[[trustme.CA], trustme.LeafCert]
+    issue: Callable[[trustme.CA], "trustme.LeafCert | SelfSigned"]
     extra_checks: List[Callable[[List[x509.Certificate]], bool]] = field(default_factory=list)
+    # "valid" (usable for at least MIN_REMAINING), "expired" or "future" (not yet valid).
+    validity: str = "valid"
+    # A self-signed leaf is not issued by the root CA.
+    self_signed: bool = False
 
     @property
     def cert_file(self) -> str:
@@ -140,11 +165,17 @@ class Chain:
         leaf = chain[0]
         if not same_public_key(leaf.public_key(), key.public_key()):
             return False
-        if not all(still_valid(c) for c in chain):
+        if self.validity == "expired":
+            if not (not_after(leaf) < now() and all(still_valid(c) for c in chain[1:])):
+                return False
+        elif self.validity == "future":
+            if not (leaf.not_valid_before_utc - now() > MIN_REMAINING and all(still_valid(c) for c in chain)):
+                return False
+        elif not all(still_valid(c) for c in chain):
             return False
-        # The last certificate in the file must be signed by the root CA.
+        # The last certificate in the file must be signed by the root CA (or by itself).
         try:
-            chain[-1].verify_directly_issued_by(ca_cert)
+            chain[-1].verify_directly_issued_by(chain[-1] if self.self_signed else ca_cert)
         except Exception:
             return False
         return all(check(chain) for check in self.extra_checks)
@@ -160,31 +191,124 @@ def leaf_validity() -> dict:
     return {"not_before": start, "not_after": start + LEAF_LIFETIME}
 
 
-def issue_server(ca: trustme.CA) -> trustme.LeafCert:
-    return ca.issue_cert(
-        "127.0.0.1",
-        "localhost",
-        "::1",
-        common_name="localhost",
+# The identities of the local test servers.
+LOCAL_IDENTITIES = ("127.0.0.1", "localhost", "::1")
+
+
+def issue_leaf(
+    issuer: trustme.CA,
+    identities: tuple = LOCAL_IDENTITIES,
+    common_name: str = "localhost",
+    validity: Optional[dict] = None,
+    **extra,
+) -> trustme.LeafCert:
+    """A leaf from `issuer`; valid for LEAF_LIFETIME unless `validity` says otherwise."""
+    return issuer.issue_cert(
+        *identities,
+        common_name=common_name,
         organization_name="Sluice Tests",
-        **leaf_validity(),
+        **(validity or leaf_validity()),
+        **extra,
     )
+
+
+def validity_in_days(start: int, end: int) -> dict:
+    """not_before and not_after, `start` and `end` days from now."""
+    return {"not_before": now() + dt.timedelta(days=start), "not_after": now() + dt.timedelta(days=end)}
+
+
+def issue_server(ca: trustme.CA) -> trustme.LeafCert:
+    return issue_leaf(ca)
 
 
 def issue_client(ca: trustme.CA) -> trustme.LeafCert:
     # trustme leaves carry both serverAuth and clientAuth extended key usage.
-    return ca.issue_cert(
-        "client.sluice.test",
-        common_name="sluice-test-client",
-        organization_name="Sluice Tests",
-        **leaf_validity(),
-    )
+    return issue_leaf(ca, ("client.sluice.test",), common_name="sluice-test-client")
+
+
+def issue_chain(ca: trustme.CA) -> trustme.LeafCert:
+    # root -> intermediate -> leaf; the leaf has an RSA key, the CAs ECDSA keys.
+    return issue_leaf(ca.create_child_ca(), organization_unit_name="Sluice chain leaf", key_type=trustme.KeyType.RSA)
+
+
+def issue_wrong_host(ca: trustme.CA) -> trustme.LeafCert:
+    return issue_leaf(ca, ("wrong-host.sluice.test",), common_name="wrong-host.sluice.test")
+
+
+def issue_expired(ca: trustme.CA) -> trustme.LeafCert:
+    return issue_leaf(ca, validity=validity_in_days(-60, -30))
+
+
+def issue_not_yet_valid(ca: trustme.CA) -> trustme.LeafCert:
+    return issue_leaf(ca, validity=validity_in_days(30, 120))
+
+
+class SelfSigned:
+    """A self-signed leaf (not a CA) with the same shape as trustme's LeafCert."""
+
+    def __init__(self) -> None:
+        key = ec.generate_private_key(ec.SECP256R1())
+        name = x509.Name(
+            [
+                x509.NameAttribute(NameOID.ORGANIZATION_NAME, "Sluice Tests"),
+                x509.NameAttribute(NameOID.COMMON_NAME, "localhost"),
+            ]
+        )
+        validity = leaf_validity()
+        cert = (
+            x509.CertificateBuilder()
+            .subject_name(name)
+            .issuer_name(name)
+            .public_key(key.public_key())
+            .serial_number(x509.random_serial_number())
+            .not_valid_before(validity["not_before"])
+            .not_valid_after(validity["not_after"])
+            .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+            .add_extension(
+                x509.SubjectAlternativeName(
+                    [
+                        x509.IPAddress(ipaddress.ip_address("127.0.0.1")),
+                        x509.DNSName("localhost"),
+                        x509.IPAddress(ipaddress.ip_address("::1")),
+                    ]
+                ),
+                critical=False,
+            )
+            .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), critical=False)
+            .add_extension(x509.ExtendedKeyUsage([x509.oid.ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
+            .sign(key, hashes.SHA256())
+        )
+        self.private_key_pem = trustme.Blob(key.private_bytes(Encoding.PEM, PrivateFormat.PKCS8, NoEncryption()))
+        self.cert_chain_pems = [trustme.Blob(cert.public_bytes(Encoding.PEM))]
+
+
+def issue_self_signed(ca: trustme.CA) -> SelfSigned:
+    return SelfSigned()
 
 
 CHAINS: List[Chain] = [
     Chain("server", issue_server),
     Chain("client", issue_client),
+    Chain("chain", issue_chain, extra_checks=[lambda chain: len(chain) == 2]),
+    Chain("selfsigned", issue_self_signed, self_signed=True),
+    Chain("wronghost", issue_wrong_host),
+    Chain("expired", issue_expired, validity="expired"),
+    Chain("notyetvalid", issue_not_yet_valid, validity="future"),
 ]
+
+
+def write_encrypted_client_key(out: Path) -> bool:
+    """Writes client-encrypted.key unless it already holds client.key's key; returns whether it wrote."""
+    key = load_pem_private_key((out / "client.key").read_bytes(), password=None)
+    try:
+        existing = load_pem_private_key((out / CLIENT_KEY_ENCRYPTED).read_bytes(), password=CLIENT_KEY_PASSPHRASE)
+        if same_public_key(existing.public_key(), key.public_key()):
+            return False
+    except (OSError, ValueError, TypeError):
+        pass
+    encrypted = key.private_bytes(Encoding.PEM, PrivateFormat.PKCS8, BestAvailableEncryption(CLIENT_KEY_PASSPHRASE))
+    write_file(out / CLIENT_KEY_ENCRYPTED, encrypted, private=True)
+    return True
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -196,6 +320,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         if ca_created or not chain.is_fresh(CERTS_DIR, ca_cert):
             chain.write(CERTS_DIR, ca)
             written.append(chain.name)
+    if write_encrypted_client_key(CERTS_DIR):
+        written.append("client-encrypted")
     if written or ca_created:
         what = (["ca"] if ca_created else []) + written
         print(f"certs: wrote {', '.join(what)} in {CERTS_DIR}", file=sys.stderr)

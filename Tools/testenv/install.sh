@@ -8,6 +8,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 DEB_PACKAGES=(
     libcurl4-openssl-dev
+    libssl-dev
     libxml2-dev
     zlib1g-dev
     nginx-light

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Starts the test servers on 127.0.0.1 and writes their addresses to
 # .testenv/run/servers.env and .testenv/run/servers.json:
-#   - nginx: plain HTTP, HTTPS (HTTP/2 + HTTP/1.1) and mutual-TLS HTTPS
+#   - nginx: plain HTTP, HTTPS (HTTP/2 + HTTP/1.1), mutual-TLS HTTPS (lenient:
+#     400 without a client certificate; strict: the handshake fails), and HTTPS
+#     servers for the trust tests (root -> intermediate -> leaf chain,
+#     self-signed, wrong host name, expired, not yet valid)
 #   - httpbin under gunicorn (plain HTTP)
 # Servers from an earlier start are stopped first. Each server runs under
 # `timeout`, so it ends by itself after $SLUICE_TESTENV_LIFETIME seconds
@@ -47,6 +50,8 @@ SERVER_CERT="$CERTS_DIR/server.pem"
 SERVER_KEY="$CERTS_DIR/server.key"
 CLIENT_CERT="$CERTS_DIR/client.pem"
 CLIENT_KEY="$CERTS_DIR/client.key"
+# The trust-test servers, by name: their certificate files are certs/NAME.pem and NAME.key.
+TRUST_SERVERS=(chain selfsigned wronghost expired notyetvalid)
 NGINX_CONF="$RUN_DIR/nginx.conf"
 NGINX_ERROR_LOG="$RUN_DIR/nginx-error.log"
 NGINX_ACCESS_LOG="$RUN_DIR/nginx-access.log"
@@ -233,8 +238,29 @@ nginx_locations() {
 EOF
 }
 
-write_nginx_conf() { # HTTP_PORT HTTPS_PORT MTLS_PORT SINK_PORT PROXY_PORT
-    local http_port="$1" https_port="$2" mtls_port="$3" sink_port="$4" proxy_port="$5" user_line=""
+# One HTTPS server for a trust test: certs/NAME.pem served on PORT.
+nginx_trust_server() { # NAME PORT
+    cat <<EOF
+
+    # Trust tests: serves certs/$1.pem (see Tools/testenv/certs.py).
+    server {
+        listen 127.0.0.1:$2 ssl http2;
+        server_name sluice-$1;
+        ssl_certificate "$CERTS_DIR/$1.pem";
+        ssl_certificate_key "$CERTS_DIR/$1.key";
+$(nginx_locations)
+    }
+EOF
+}
+
+write_nginx_conf() { # HTTP_PORT HTTPS_PORT MTLS_PORT SINK_PORT PROXY_PORT MTLS_STRICT_PORT TRUST_PORTS...
+    local http_port="$1" https_port="$2" mtls_port="$3" sink_port="$4" proxy_port="$5" mtls_strict_port="$6" user_line=""
+    shift 6
+    local trust_blocks="" name
+    for name in "${TRUST_SERVERS[@]}"; do
+        trust_blocks+="$(nginx_trust_server "$name" "$1")"$'\n'
+        shift
+    done
     # As root, workers would otherwise run as nobody and could not read the
     # files under the repository; as another user the directive is not allowed.
     if [[ "$(id -u)" == 0 ]]; then user_line="user root;"; fi
@@ -334,6 +360,21 @@ $(nginx_locations)
 $(nginx_locations)
     }
 
+    # HTTPS that ends the handshake when the client sends no certificate
+    # (OpenSSL's SSL_VERIFY_FAIL_IF_NO_PEER_CERT, set through ssl_conf_command):
+    # TLS 1.3 clients see the alert "certificate required".
+    server {
+        listen 127.0.0.1:$mtls_strict_port ssl http2;
+        server_name sluice-mtls-strict;
+        ssl_certificate "$SERVER_CERT";
+        ssl_certificate_key "$SERVER_KEY";
+        ssl_client_certificate "$CA_FILE";
+        ssl_verify_client on;
+        ssl_verify_depth 3;
+        ssl_conf_command VerifyMode Peer,Require;
+$(nginx_locations)
+    }
+$trust_blocks
     # A forward proxy for plain HTTP to the loopback servers, requiring the Basic credentials
     # proxy:secret; it marks what it forwards with X-Sluice-Proxy: 1.
     server {
@@ -369,8 +410,10 @@ EOF
 start_nginx() {
     local attempt deadline
     for attempt in 1 2 3; do
-        read -r HTTP_PORT HTTPS_PORT MTLS_PORT SINK_PORT PROXY_PORT <<<"$(free_ports 5)"
-        write_nginx_conf "$HTTP_PORT" "$HTTPS_PORT" "$MTLS_PORT" "$SINK_PORT" "$PROXY_PORT"
+        read -r HTTP_PORT HTTPS_PORT MTLS_PORT SINK_PORT PROXY_PORT MTLS_STRICT_PORT \
+            CHAIN_PORT SELFSIGNED_PORT WRONGHOST_PORT EXPIRED_PORT NOTYETVALID_PORT <<<"$(free_ports 11)"
+        write_nginx_conf "$HTTP_PORT" "$HTTPS_PORT" "$MTLS_PORT" "$SINK_PORT" "$PROXY_PORT" "$MTLS_STRICT_PORT" \
+            "$CHAIN_PORT" "$SELFSIGNED_PORT" "$WRONGHOST_PORT" "$EXPIRED_PORT" "$NOTYETVALID_PORT"
         : >"$NGINX_ERROR_LOG"
         if ! "$NGINX_BIN" -t -q -p "$RUN_DIR/" -e "$NGINX_ERROR_LOG" -c "$NGINX_CONF" 2>>"$NGINX_ERROR_LOG"; then
             show_log "$NGINX_ERROR_LOG"
@@ -380,12 +423,21 @@ start_nginx() {
             "$NGINX_BIN" -p "$RUN_DIR/" -e "$NGINX_ERROR_LOG" -c "$NGINX_CONF" \
             </dev/null >>"$NGINX_STDOUT_LOG" 2>&1 &
         write_launch_pidfile "$NGINX_PIDFILE" "$!"
-        log "nginx started (pid $!): http $HTTP_PORT, https $HTTPS_PORT, mtls $MTLS_PORT"
+        log "nginx started (pid $!): http $HTTP_PORT, https $HTTPS_PORT, mtls $MTLS_PORT, mtls-strict $MTLS_STRICT_PORT"
         deadline=$((SECONDS + START_TIMEOUT))
+        # The trust-test servers are probed with verification off (-k): their
+        # certificates are untrusted, expired or for another host on purpose.
         if wait_ready "$NGINX_PIDFILE" "$deadline" "http://127.0.0.1:$HTTP_PORT/status" &&
             wait_ready "$NGINX_PIDFILE" "$deadline" --cacert "$CA_FILE" "https://127.0.0.1:$HTTPS_PORT/status" &&
             wait_ready "$NGINX_PIDFILE" "$deadline" --cacert "$CA_FILE" --cert "$CLIENT_CERT" --key "$CLIENT_KEY" \
-                "https://127.0.0.1:$MTLS_PORT/status"; then
+                "https://127.0.0.1:$MTLS_PORT/status" &&
+            wait_ready "$NGINX_PIDFILE" "$deadline" --cacert "$CA_FILE" --cert "$CLIENT_CERT" --key "$CLIENT_KEY" \
+                "https://127.0.0.1:$MTLS_STRICT_PORT/status" &&
+            wait_ready "$NGINX_PIDFILE" "$deadline" --cacert "$CA_FILE" "https://127.0.0.1:$CHAIN_PORT/status" &&
+            wait_ready "$NGINX_PIDFILE" "$deadline" -k "https://127.0.0.1:$SELFSIGNED_PORT/status" &&
+            wait_ready "$NGINX_PIDFILE" "$deadline" -k "https://127.0.0.1:$WRONGHOST_PORT/status" &&
+            wait_ready "$NGINX_PIDFILE" "$deadline" -k "https://127.0.0.1:$EXPIRED_PORT/status" &&
+            wait_ready "$NGINX_PIDFILE" "$deadline" -k "https://127.0.0.1:$NOTYETVALID_PORT/status"; then
             return 0
         fi
         if grep -q 'Address already in use' "$NGINX_ERROR_LOG" && ((attempt < 3)); then
@@ -445,6 +497,10 @@ KEYS=(
     SLUICE_HTTP_URL SLUICE_HTTPS_URL SLUICE_MTLS_URL SLUICE_HTTPBIN_URL SLUICE_PROXY_URL
     SLUICE_CA_FILE SLUICE_CLIENT_CERT SLUICE_CLIENT_KEY
     SLUICE_WWW_DIR SLUICE_NGINX_ACCESS_LOG
+    SLUICE_MTLS_STRICT_URL
+    SLUICE_CHAIN_URL SLUICE_SELFSIGNED_URL SLUICE_WRONGHOST_URL SLUICE_EXPIRED_URL SLUICE_NOTYETVALID_URL
+    SLUICE_SERVER_CERT SLUICE_CHAIN_CERT SLUICE_SELFSIGNED_CERT SLUICE_WRONGHOST_CERT SLUICE_EXPIRED_CERT
+    SLUICE_NOTYETVALID_CERT SLUICE_CLIENT_KEY_ENCRYPTED SLUICE_CLIENT_KEY_PASSPHRASE
 )
 SLUICE_HTTP_URL="http://127.0.0.1:$HTTP_PORT"
 SLUICE_HTTPS_URL="https://127.0.0.1:$HTTPS_PORT"
@@ -456,6 +512,20 @@ SLUICE_CLIENT_CERT="$CLIENT_CERT"
 SLUICE_CLIENT_KEY="$CLIENT_KEY"
 SLUICE_WWW_DIR="$WWW_DIR"
 SLUICE_NGINX_ACCESS_LOG="$NGINX_ACCESS_LOG"
+SLUICE_MTLS_STRICT_URL="https://127.0.0.1:$MTLS_STRICT_PORT"
+SLUICE_CHAIN_URL="https://127.0.0.1:$CHAIN_PORT"
+SLUICE_SELFSIGNED_URL="https://127.0.0.1:$SELFSIGNED_PORT"
+SLUICE_WRONGHOST_URL="https://127.0.0.1:$WRONGHOST_PORT"
+SLUICE_EXPIRED_URL="https://127.0.0.1:$EXPIRED_PORT"
+SLUICE_NOTYETVALID_URL="https://127.0.0.1:$NOTYETVALID_PORT"
+SLUICE_SERVER_CERT="$SERVER_CERT"
+SLUICE_CHAIN_CERT="$CERTS_DIR/chain.pem"
+SLUICE_SELFSIGNED_CERT="$CERTS_DIR/selfsigned.pem"
+SLUICE_WRONGHOST_CERT="$CERTS_DIR/wronghost.pem"
+SLUICE_EXPIRED_CERT="$CERTS_DIR/expired.pem"
+SLUICE_NOTYETVALID_CERT="$CERTS_DIR/notyetvalid.pem"
+SLUICE_CLIENT_KEY_ENCRYPTED="$CERTS_DIR/client-encrypted.key"
+SLUICE_CLIENT_KEY_PASSPHRASE="sluice-test-passphrase"
 
 {
     echo "# Written by Tools/testenv/start.sh; removed by stop.sh."

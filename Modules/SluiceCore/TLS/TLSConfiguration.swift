@@ -37,33 +37,54 @@ public struct TLSConfiguration: Sendable, Hashable {
     /// Whether the certificate must name the host connected to. Default `true`.
     public var verifiesHost: Bool
     /// Trusted CA certificates (PEM) that replace the system store, or `nil` for the system store.
-    /// Default `nil`.
+    /// Nothing else is trusted while it is set: neither the system bundle nor libcurl's default CA
+    /// directory. Default `nil`.
     public var trustedCertificatesPEM: Data?
+    /// CA certificates (PEM) trusted in addition to the store in use: the system store, or
+    /// ``trustedCertificatesPEM`` when that is set. Default `nil`.
+    public var additionalTrustedCertificatesPEM: Data?
+    /// Whether ``trustedCertificatesPEM`` holds pinned certificates rather than CAs: a chain that leads
+    /// to none of them then fails with ``SluiceError/Code/pinnedCertificateMissing`` instead of
+    /// ``SluiceError/Code/untrustedChain``. Default `false`.
+    public var trustedCertificatesArePinned: Bool
     /// Whether a chain that ends at any trusted certificate, not only at a self-signed root, is
     /// accepted (OpenSSL's partial-chain verification), so a pinned leaf or intermediate can be the
     /// anchor. Default `true`.
     public var allowsPartialChain: Bool
-    /// Public-key pins as `sha256//<base64 of the SPKI hash>`; when not empty, the server's key must
-    /// match one. Default none.
+    /// Public-key pins as `sha256//<base64 of the SPKI hash>` for libcurl's `CURLOPT_PINNEDPUBLICKEY`:
+    /// when not empty, the server's own (leaf) key must match one, or the task fails with
+    /// ``SluiceError/Code/pinnedKeyMismatch``. Default none. (`SecurityPolicy`'s public-key pinning
+    /// accepts a pinned key anywhere in the chain and uses ``serverTrustEvaluator`` instead.)
     public var pinnedPublicKeys: [String]
     /// The identity for mutual TLS, or `nil`. Default `nil`.
     public var clientIdentity: ClientIdentity?
     /// The oldest TLS version accepted. Default ``Version/tls1_2``.
     public var minimumVersion: Version
+    /// Asked about the server's certificates after the handshake and before each request is sent;
+    /// a refusal ends the task with its error. Default `nil` (no evaluation beyond the checks above).
+    public var serverTrustEvaluator: (any ServerTrustEvaluator)? {
+        get { evaluatorBox?.base }
+        set { evaluatorBox = newValue.map(ServerTrustEvaluatorBox.init(base:)) }
+    }
+    private var evaluatorBox: ServerTrustEvaluatorBox?
 
     /// Creates settings; the defaults verify the chain and host name against the system store.
     public init(
         verifiesPeer: Bool = true, verifiesHost: Bool = true, trustedCertificatesPEM: Data? = nil,
+        additionalTrustedCertificatesPEM: Data? = nil, trustedCertificatesArePinned: Bool = false,
         allowsPartialChain: Bool = true, pinnedPublicKeys: [String] = [], clientIdentity: ClientIdentity? = nil,
-        minimumVersion: Version = .tls1_2
+        minimumVersion: Version = .tls1_2, serverTrustEvaluator: (any ServerTrustEvaluator)? = nil
     ) {
         self.verifiesPeer = verifiesPeer
         self.verifiesHost = verifiesHost
         self.trustedCertificatesPEM = trustedCertificatesPEM
+        self.additionalTrustedCertificatesPEM = additionalTrustedCertificatesPEM
+        self.trustedCertificatesArePinned = trustedCertificatesArePinned
         self.allowsPartialChain = allowsPartialChain
         self.pinnedPublicKeys = pinnedPublicKeys
         self.clientIdentity = clientIdentity
         self.minimumVersion = minimumVersion
+        self.evaluatorBox = serverTrustEvaluator.map(ServerTrustEvaluatorBox.init(base:))
     }
 
     /// System trust store, host name checked, TLS 1.2 or later.

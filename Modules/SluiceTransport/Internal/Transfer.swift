@@ -61,6 +61,8 @@ final class Transfer: @unchecked Sendable {
     private var attemptStarted = ContinuousClock.now
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     private var lastProgress = (sent: Int64(-1), received: Int64(-1))
+    /// The TLS settings of the current attempt (they depend on the request's host).
+    private var tls = TLSConfiguration.default
 
     init(
         task: SessionTask, request: HTTPRequest, configuration: SessionConfiguration, sink: any ResponseSink,
@@ -146,7 +148,7 @@ final class Transfer: @unchecked Sendable {
 
         try configureMethodAndBody(easy, context: context)
         configureHeaders(easy)
-        configureTLS(easy)
+        configureTLS(easy, context: context)
 
         // Credentials go to the original origin only.
         if let credential, Self.sameOrigin(request.url, originalURL) {
@@ -230,14 +232,25 @@ final class Transfer: @unchecked Sendable {
         sluice_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList)
     }
 
-    private func configureTLS(_ easy: UnsafeMutableRawPointer) {
-        let tls = configuration.tls
+    private func configureTLS(_ easy: UnsafeMutableRawPointer, context: UnsafeMutableRawPointer) {
+        // A connection is reused only by requests to the same host and port, and every request to a host
+        // gets that host's settings, so an evaluator never meets a connection made under another's rules.
+        tls = configuration.tlsConfiguration(forHost: Self.hostName(request.url))
         sluice_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, tls.verifiesPeer ? 1 : 0)
         sluice_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, tls.verifiesHost ? 2 : 0)
-        if let pem = tls.trustedCertificatesPEM {
-            pem.withUnsafeBytes { bytes in
+        if let trustStore = SystemTrustStore.caBundle(
+            replacing: tls.trustedCertificatesPEM, adding: tls.additionalTrustedCertificatesPEM)
+        {
+            trustStore.withUnsafeBytes { bytes in
                 _ = sluice_easy_setopt_blob(easy, CURLOPT_CAINFO_BLOB, UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count)
             }
+        }
+        // libcurl keeps consulting its default CA directory next to a CA blob: a replaced store must
+        // not let the system's CAs back in.
+        if tls.trustedCertificatesPEM != nil { sluice_easy_setopt_string(easy, CURLOPT_CAPATH, nil) }
+        if tls.serverTrustEvaluator != nil, request.url.scheme?.lowercased() == "https" {
+            sluice_easy_setopt_prereq_callback(easy, transferPrerequestCallback)
+            sluice_easy_setopt_pointer(easy, CURLOPT_PREREQDATA, context)
         }
         if !tls.allowsPartialChain {
             sluice_easy_setopt_long(easy, CURLOPT_SSL_OPTIONS, Int(CURLSSLOPT_NO_PARTIALCHAIN))
@@ -266,6 +279,13 @@ final class Transfer: @unchecked Sendable {
     }
 
     private static func milliseconds(_ seconds: TimeInterval) -> Int { max(1, Int((seconds * 1000).rounded(.up))) }
+
+    /// The URL's host as TLS sees it: lowercased, an IPv6 address without brackets.
+    private static func hostName(_ url: URL) -> String {
+        var host = (url.host ?? "").lowercased()
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return host
+    }
 
     // MARK: Callbacks (engine thread)
 
@@ -392,6 +412,27 @@ final class Transfer: @unchecked Sendable {
         }
     }
 
+    /// The connection is made (or reused) and the request not sent yet: the trust evaluator decides.
+    /// Returns `CURL_PREREQFUNC_ABORT` to end the transfer before any request byte goes out.
+    func onPrerequest() -> Int32 {
+        guard let easy, let evaluator = tls.serverTrustEvaluator else { return SLUICE_CURL_PREREQFUNC_OK }
+        var certificates: [Data] = []
+        let state = withUnsafeMutablePointer(to: &certificates) { pointer in
+            sluice_tls_peer_certificates(easy, collectCertificate, pointer)
+        }
+        do throws(SluiceError) {
+            guard state >= 0, !certificates.isEmpty else {
+                throw SluiceError(.untrustedChain, "the connection has no TLS session whose certificates could be evaluated")
+            }
+            try evaluator.evaluate(
+                ServerCertificateChain(certificates: certificates, isVerified: state == 1, host: Self.hostName(request.url)))
+            return SLUICE_CURL_PREREQFUNC_OK
+        } catch {
+            failure = error
+            return SLUICE_CURL_PREREQFUNC_ABORT
+        }
+    }
+
     func onProgress(downloadTotal: Int64, downloaded: Int64, uploadTotal: Int64, uploaded: Int64) -> Int32 {
         guard downloaded != lastProgress.received || uploaded != lastProgress.sent else { return 0 }
         lastProgress = (uploaded, downloaded)
@@ -486,9 +527,12 @@ final class Transfer: @unchecked Sendable {
             message: String(cString: curl_easy_strerror(code)) + (detail.isEmpty ? "" : ": \(detail)"))
         let elapsed = ContinuousClock.now - attemptStarted
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        var verifyResult = 0
+        if let easy { sluice_easy_getinfo_long(easy, CURLINFO_SSL_VERIFYRESULT, &verifyResult) }
         let mapped = CurlErrorMapping.code(
             for: code, message: detail, connected: isConnected,
-            elapsed: seconds, resourceTimeout: configuration.resourceTimeout)
+            elapsed: seconds, resourceTimeout: configuration.resourceTimeout,
+            trust: .init(verifyResult: verifyResult, anchorsArePinned: tls.trustedCertificatesArePinned))
         return attach(SluiceError(mapped.code, mapped.message + (detail.isEmpty ? "" : ": \(detail)"), library: library))
     }
 
@@ -621,6 +665,16 @@ let transferReadCallback: sluice_curl_data_callback = { buffer, size, count, con
 
 let transferSeekCallback: sluice_curl_seek_callback = { context, offset, origin in
     transfer(context).onSeek(offset: Int64(offset), origin: origin)
+}
+
+let transferPrerequestCallback: sluice_curl_prereq_callback = { context, _, _, _, _ in
+    transfer(context).onPrerequest()
+}
+
+/// Appends one DER certificate to the `[Data]` that `context` points to.
+private let collectCertificate: sluice_certificate_callback = { der, length, context in
+    guard let der, let context, length > 0 else { return }
+    context.assumingMemoryBound(to: [Data].self).pointee.append(Data(bytes: der, count: Int(length)))
 }
 
 let transferProgressCallback: sluice_curl_xferinfo_callback = { context, downloadTotal, downloaded, uploadTotal, uploaded in

@@ -18,6 +18,18 @@ public struct ServerEnvironment: Sendable, Codable, Hashable {
         case mutualTLS = "SLUICE_MTLS_URL"
         /// httpbin under gunicorn over plain HTTP.
         case httpbin = "SLUICE_HTTPBIN_URL"
+        /// nginx over TLS that ends the handshake when the client sends no certificate.
+        case mutualTLSStrict = "SLUICE_MTLS_STRICT_URL"
+        /// nginx serving a root → intermediate → leaf chain from the test CA (the leaf has an RSA key).
+        case chain = "SLUICE_CHAIN_URL"
+        /// nginx serving a self-signed certificate for 127.0.0.1 and localhost.
+        case selfSigned = "SLUICE_SELFSIGNED_URL"
+        /// nginx serving a certificate from the test CA for another host name only.
+        case wrongHost = "SLUICE_WRONGHOST_URL"
+        /// nginx serving an expired certificate from the test CA.
+        case expired = "SLUICE_EXPIRED_URL"
+        /// nginx serving a certificate from the test CA that is not valid yet.
+        case notYetValid = "SLUICE_NOTYETVALID_URL"
 
         /// A name for people: `nginx (HTTP)`, `httpbin`.
         public var displayName: String {
@@ -26,6 +38,12 @@ public struct ServerEnvironment: Sendable, Codable, Hashable {
             case .https: "nginx (HTTPS, HTTP/2)"
             case .mutualTLS: "nginx (mutual TLS)"
             case .httpbin: "httpbin (gunicorn)"
+            case .mutualTLSStrict: "nginx (mutual TLS, strict)"
+            case .chain: "nginx (root → intermediate → leaf)"
+            case .selfSigned: "nginx (self-signed)"
+            case .wrongHost: "nginx (wrong host name)"
+            case .expired: "nginx (expired certificate)"
+            case .notYetValid: "nginx (certificate not yet valid)"
             }
         }
     }
@@ -52,6 +70,22 @@ public struct ServerEnvironment: Sendable, Codable, Hashable {
     public var clientKey: String? { values["SLUICE_CLIENT_KEY"] }
     /// The directory nginx serves under `/files/` (`SLUICE_WWW_DIR`), or `nil`.
     public var wwwDirectory: String? { values["SLUICE_WWW_DIR"] }
+    /// nginx's access log, one JSON object per request (`SLUICE_NGINX_ACCESS_LOG`), or `nil`.
+    public var nginxAccessLog: String? { values["SLUICE_NGINX_ACCESS_LOG"] }
+
+    /// The PEM certificate file a TLS server presents (leaf first, then any intermediates), or `nil`
+    /// for servers without one of their own in the environment.
+    public func certificateFile(for server: Server) -> String? {
+        switch server {
+        case .https, .mutualTLS, .mutualTLSStrict: values["SLUICE_SERVER_CERT"]
+        case .chain: values["SLUICE_CHAIN_CERT"]
+        case .selfSigned: values["SLUICE_SELFSIGNED_CERT"]
+        case .wrongHost: values["SLUICE_WRONGHOST_CERT"]
+        case .expired: values["SLUICE_EXPIRED_CERT"]
+        case .notYetValid: values["SLUICE_NOTYETVALID_CERT"]
+        case .http, .httpbin: nil
+        }
+    }
 
     /// The command that starts the servers, for messages.
     public static let startCommand = "make servers (or run the tests through make test)"

@@ -69,13 +69,13 @@ struct TransportSuite: ConformanceSuite {
             let result = try await session.data(for: HTTPRequest(url: url(http, "/files/missing")))
             return result.response.statusCode == 404 ? nil : "status \(result.response.statusCode)"
         }
-        await check("an untrusted certificate is transport.tlsFailed") {
+        await check("an untrusted certificate is security.untrustedChain") {
             let untrusting = SessionManager()
             do throws(SluiceError) {
                 _ = try await untrusting.data(for: HTTPRequest(url: url(https, "/status")))
                 return "no error"
             } catch {
-                return error.code == .tlsFailed ? nil : "got \(error.code)"
+                return error.code == .untrustedChain ? nil : "got \(error.code)"
             }
         }
         return results
