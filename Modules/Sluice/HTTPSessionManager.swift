@@ -5,6 +5,7 @@ import SluiceMultipart
 import SluiceReachability
 import SluiceRequestSerialization
 import SluiceResponseSerialization
+import SluiceSecurity
 import SluiceTransport
 
 /// The manager most code uses: builds requests relative to a base URL with the request serializer,
@@ -45,7 +46,32 @@ public final class HTTPSessionManager: Sendable {
     /// Network reachability, for the application to observe; requests are never held back by it.
     /// Default ``NetworkReachabilityManager/shared``.
     public let reachabilityManager: NetworkReachabilityManager
+    /// The security policy the manager was made with, `nil` when the configuration's TLS settings
+    /// apply. A policy belongs to the session's connections: to change it, make a new manager.
+    public let securityPolicy: SecurityPolicy?
     private let settings: Locked<Settings>
+
+    /// A manager whose servers are trusted as `securityPolicy` says, as AFNetworking's
+    /// `securityPolicy` property — but the policy is checked against the base URL here, with a typed
+    /// error instead of an exception.
+    ///
+    /// - Parameters: As ``init(baseURL:configuration:registry:interceptor:logger:)``, plus
+    ///   `securityPolicy`, which replaces the configuration's TLS settings (and its per-host ones).
+    /// - Throws: ``SluiceError`` with code ``SluiceError/Code/invalidSecurityPolicy`` when the policy
+    ///   pins without certificates, pins while `baseURL` is not `https`, or allows invalid certificates
+    ///   with domain validation and no pinning; ``SluiceError/Code/invalidCertificate`` or
+    ///   ``SluiceError/Code/invalidClientIdentity`` for certificates it cannot read.
+    public convenience init(
+        baseURL: URL? = nil, configuration: SessionConfiguration = .default, registry: SerializerRegistry = .bundled(),
+        securityPolicy: SecurityPolicy, interceptor: (any RequestInterceptor)? = nil,
+        logger: Logger = Logger(label: "sluice.http")
+    ) throws(SluiceError) {
+        var configuration = configuration
+        try configuration.apply(securityPolicy, baseURL: baseURL.map(Self.normalized))
+        self.init(
+            baseURL: baseURL, configuration: configuration, registry: registry, interceptor: interceptor,
+            logger: logger, securityPolicy: securityPolicy)
+    }
 
     /// A manager for `baseURL` with `configuration`.
     ///
@@ -57,11 +83,21 @@ public final class HTTPSessionManager: Sendable {
     ///   - registry: Serializers and content codings. Default ``SerializerRegistry/bundled()``.
     ///   - interceptor: Adapts and retries requests. Default `nil`.
     ///   - logger: The logger. Default a logger labelled `sluice.http`.
-    public init(
+    public convenience init(
         baseURL: URL? = nil, configuration: SessionConfiguration = .default, registry: SerializerRegistry = .bundled(),
         interceptor: (any RequestInterceptor)? = nil, logger: Logger = Logger(label: "sluice.http")
     ) {
+        self.init(
+            baseURL: baseURL, configuration: configuration, registry: registry, interceptor: interceptor,
+            logger: logger, securityPolicy: nil)
+    }
+
+    private init(
+        baseURL: URL?, configuration: SessionConfiguration, registry: SerializerRegistry,
+        interceptor: (any RequestInterceptor)?, logger: Logger, securityPolicy: SecurityPolicy?
+    ) {
         let baseURL = baseURL.map(Self.normalized)
+        self.securityPolicy = securityPolicy
         var configuration = configuration
         configuration.registry = registry
         self.baseURL = baseURL
