@@ -3,6 +3,8 @@
 #define SLUICE_CCURL_SHIM_H
 
 #include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <curl/curl.h>
 #include <openssl/ssl.h>
 
@@ -11,6 +13,11 @@
    and clash with other modules that include it. */
 static inline void sluice_name_current_thread(const char *name) {
     prctl(PR_SET_NAME, (unsigned long)name, 0UL, 0UL, 0UL);
+}
+
+/* The kernel's id of the calling thread (its /proc/self/task/<id> entry). */
+static inline int sluice_current_thread_id(void) {
+    return (int)syscall(SYS_gettid);
 }
 
 typedef size_t (*sluice_curl_data_callback)(char *buffer, size_t size, size_t count, void *context);

@@ -48,6 +48,9 @@ public final class SessionManager: Sendable, TaskController {
 
     deinit { engine.submit(.stop(cancelling: true)) }
 
+    /// The kernel id of this session's engine thread once it has started, else 0.
+    var engineThreadID: Int32 { engine.threadID.withLock { $0 } }
+
     /// Stops taking tasks. With `cancelingTasks`, running tasks end with ``SluiceError/Code/cancelled``;
     /// otherwise they finish first. New tasks fail with ``SluiceError/Code/sessionInvalidated``.
     public func invalidate(cancelingTasks: Bool) {

@@ -1,7 +1,7 @@
 import Foundation
 import SluiceCore
 import SluiceTestSupport
-import SluiceTransport
+@testable import SluiceTransport
 import Testing
 
 extension TransportSuites {
@@ -147,16 +147,17 @@ extension TransportSuites {
 
         @Test("a released session stops its engine thread; invalidated sessions refuse new tasks")
         func release() async throws {
-            // Engines of sessions released by earlier tests may still be winding down.
-            for _ in 0..<250 where Self.engineThreads() > 0 { try await Task.sleep(for: .milliseconds(20)) }
-            let before = Self.engineThreads()
+            // This session's own thread, by its kernel id: sessions of tests running meanwhile do not count.
+            var threadID: Int32 = 0
             do {
                 let session = try Transport.session()
                 _ = try await session.data(for: Transport.request(.http, "/status"))
-                #expect(Self.engineThreads() == before + 1)
+                threadID = session.engineThreadID
+                #expect(threadID > 0)
+                #expect(Self.isEngineThread(threadID))
             }
-            for _ in 0..<250 where Self.engineThreads() > before { try await Task.sleep(for: .milliseconds(20)) }
-            #expect(Self.engineThreads() == before)
+            for _ in 0..<250 where Self.isEngineThread(threadID) { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(!Self.isEngineThread(threadID))
 
             let session = try Transport.session()
             session.invalidate(cancelingTasks: true)
@@ -191,11 +192,9 @@ extension TransportSuites {
             #expect(try Data(contentsOf: target) == (try Transport.servedFile("16m.bin")))
         }
 
-        static func engineThreads() -> Int {
-            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-            return tasks.filter { id in
-                (try? String(contentsOfFile: "/proc/self/task/\(id)/comm", encoding: .utf8))?.hasPrefix("sluice.curl-eng") == true
-            }.count
+        /// Whether the thread with kernel id `id` is alive in this process and is an engine thread.
+        static func isEngineThread(_ id: Int32) -> Bool {
+            (try? String(contentsOfFile: "/proc/self/task/\(id)/comm", encoding: .utf8))?.hasPrefix("sluice.curl-eng") == true
         }
     }
 }

@@ -23,6 +23,8 @@ final class CurlEngine: @unchecked Sendable {
     /// DNS and TLS sessions, plus the cookie store, for transfers that handle cookies.
     private let cookieShare: UnsafeMutableRawPointer
     private let commands = Locked<(queue: [Command], accepting: Bool, sleeping: Bool)>(([], true, false))
+    /// The engine thread's kernel id once it runs (for diagnostics and tests), else 0.
+    let threadID = Locked<Int32>(0)
 
     // Engine thread only.
     private var active: [UnsafeMutableRawPointer: Transfer] = [:]
@@ -74,6 +76,7 @@ final class CurlEngine: @unchecked Sendable {
 
     private func run() {
         sluice_name_current_thread("sluice.curl-eng")
+        threadID.withLock { $0 = sluice_current_thread_id() }
         var running: Int32 = 0
         var batch: [Command] = []
         while true {
