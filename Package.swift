@@ -68,7 +68,7 @@ let package = Package(
         ]),
 
         plugin("SluiceGzip", dependencies: ["CZlib"]),
-        plugin("SluiceXML", dependencies: ["CLibXML2"]),
+        plugin("SluiceXML", dependencies: ["CLibXML2", "SluiceResponseSerialization"]),
         plugin("SluicePropertyList", dependencies: ["SluiceResponseSerialization"]),
         .target(name: "SluiceNDJSONPlugin", dependencies: ["SluiceCore"], path: "Plugins/Examples/SluiceNDJSONPlugin"),
 

@@ -3,6 +3,7 @@
 #define SLUICE_CLIBXML2_SHIM_H
 
 #include <libxml/parser.h>
+#include <libxml/parserInternals.h>
 #include <libxml/tree.h>
 #include <libxml/xmlerror.h>
 #include <libxml/xmlversion.h>
