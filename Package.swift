@@ -105,6 +105,7 @@ let package = Package(
         tests("SluicePluginTests", dependencies: ["SluiceGzip", "SluiceXML", "SluicePropertyList"]),
         tests("SluiceGzipTests", dependencies: ["SluiceGzip", "SluiceConformance"]),
         tests("SluicePropertyListTests", dependencies: ["SluicePropertyList"]),
+        tests("SluiceXMLTests", dependencies: ["Sluice", "SluiceXML"]),
         tests("SluiceConformanceTests", dependencies: ["SluiceConformance"]),
     ]
 )

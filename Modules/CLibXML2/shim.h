@@ -20,4 +20,27 @@ static inline const char *sluice_xml_version(void) {
     return xmlParserVersion;
 }
 
+static inline void sluice_xml_discard(void *context, const char *message, ...) {
+    (void)context;
+    (void)message;
+}
+
+/// This thread's generic error handler and its context (libxml2 keeps them per thread).
+typedef struct {
+    xmlGenericErrorFunc handler;
+    void *context;
+} sluice_xml_generic_errors;
+
+/// Stops libxml2 printing generic errors on this thread (XPath prints some there unconditionally);
+/// returns what to restore.
+static inline sluice_xml_generic_errors sluice_xml_silence_generic_errors(void) {
+    sluice_xml_generic_errors previous = { *__xmlGenericError(), *__xmlGenericErrorContext() };
+    xmlSetGenericErrorFunc(NULL, sluice_xml_discard);
+    return previous;
+}
+
+static inline void sluice_xml_restore_generic_errors(sluice_xml_generic_errors previous) {
+    xmlSetGenericErrorFunc(previous.context, previous.handler);
+}
+
 #endif

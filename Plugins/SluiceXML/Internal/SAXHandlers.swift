@@ -52,7 +52,7 @@ private func attributeValue(_ start: UnsafePointer<xmlChar>, _ end: UnsafePointe
 }
 
 private let startElement: startElementNsSAX2Func = {
-    context, localName, prefix, uri, namespaceCount, namespaceList, attributeCount, _, attributeList in
+    context, localName, prefix, uri, namespaceCount, namespaceList, attributeCount, defaultedCount, attributeList in
     let state = state(context)
     state.flushText()
     let name = XMLName(state.name(localName) ?? "", prefix: state.name(prefix), namespaceURI: state.name(uri))
@@ -65,9 +65,12 @@ private let startElement: startElementNsSAX2Func = {
         }
     }
     var attributes: [XMLAttribute] = []
-    if attributeCount > 0, let attributeList {
-        attributes.reserveCapacity(Int(attributeCount))
-        for index in 0..<Int(attributeCount) {
+    // The last `defaultedCount` are DTD defaults, which Sluice does not apply (as the tree builder
+    // without XML_PARSE_DTDATTR does not).
+    let written = Int(attributeCount) - Int(defaultedCount)
+    if written > 0, let attributeList {
+        attributes.reserveCapacity(written)
+        for index in 0..<written {
             let fields = attributeList + 5 * index
             guard let start = fields[3], let end = fields[4] else { continue }
             attributes.append(XMLAttribute(

@@ -34,7 +34,10 @@ final class XPathDocument: @unchecked Sendable {
                 throw SluiceError(.xmlXPathInvalid, "cannot bind the XPath prefix \(prefix.debugDescription) to \(uri.debugDescription)")
             }
         }
-        guard let object = xmlXPathEvalExpression(expression, context) else {
+        let printing = sluice_xml_silence_generic_errors()
+        let evaluated = xmlXPathEvalExpression(expression, context)
+        sluice_xml_restore_generic_errors(printing)
+        guard let object = evaluated else {
             let error = context.pointee.lastError
             let index = Int(error.code) - Int(XML_XPATH_EXPRESSION_OK.rawValue)
             let reason = Self.messages.indices.contains(index) ? Self.messages[index] : "XPath error \(error.code)"
