@@ -103,8 +103,8 @@ let package = Package(
         .executableTarget(
             name: "sluice-reachability-probe", dependencies: ["SluiceReachability"], path: "Tests/ReachabilityProbe"),
         tests("SluicePluginTests", dependencies: ["SluiceGzip", "SluiceXML", "SluicePropertyList"]),
-        tests("SluiceGzipTests", dependencies: ["SluiceGzip", "SluiceConformance"]),
-        tests("SluicePropertyListTests", dependencies: ["SluicePropertyList"]),
+        tests("SluiceGzipTests", dependencies: ["SluiceGzip", "SluiceConformance", "SluiceTransport"]),
+        tests("SluicePropertyListTests", dependencies: ["SluicePropertyList", "SluiceTransport"]),
         tests("SluiceXMLTests", dependencies: ["Sluice", "SluiceXML"]),
         tests("SluiceConformanceTests", dependencies: ["SluiceConformance"]),
     ]

@@ -2,6 +2,13 @@
 #ifndef SLUICE_CLIBXML2_SHIM_H
 #define SLUICE_CLIBXML2_SHIM_H
 
+#include <libxml/xmlversion.h>
+// libxml2's encoding.h includes the system ICU's headers when libxml2 was built with ICU. Their
+// UErrorCode clashes with the ICU that Foundation bundles (_FoundationICU) in any Swift module that
+// imports both, and fails clean builds. Sluice uses no libxml2 ICU API; the only type that changes is
+// xmlCharEncodingHandler (its trailing ICU converters), which Sluice never allocates or reads.
+#undef LIBXML_ICU_ENABLED
+
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
 #include <libxml/tree.h>

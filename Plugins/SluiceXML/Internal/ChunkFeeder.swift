@@ -5,15 +5,30 @@ import SluiceCore
 enum ChunkFeeder {
     static func feed<Chunks: AsyncSequence>(_ chunks: Chunks, to parser: ParserContext) async throws(SluiceError)
     where Chunks.Element == Data {
-        do {
-            for try await chunk in chunks {
-                try chunk.withUnsafeBytes { bytes in Result { () throws(SluiceError) in try parser.feed(bytes) } }.get()
-            }
-        } catch let error as SluiceError {
-            throw error
-        } catch {
-            throw SluiceError(.bodyStreamFailed, "the chunks of the XML document failed: \(error)", underlying: ForeignError(error))
+        var iterator = chunks.makeAsyncIterator()
+        while let chunk = try await next(&iterator) {
+            try chunk.withUnsafeBytes { bytes in Result { () throws(SluiceError) in try parser.feed(bytes) } }.get()
         }
         try parser.finish()
+    }
+
+    /// The next chunk; a ``SluiceCore/SluiceError`` from the sequence as it is, another error as
+    /// ``SluiceCore/SluiceError/Code/bodyStreamFailed``.
+    private static func next<Iterator: AsyncIteratorProtocol>(_ iterator: inout Iterator) async throws(SluiceError) -> Data?
+    where Iterator.Element == Data {
+        let result: Result<Data?, any Error>
+        do {
+            result = .success(try await iterator.next())
+        } catch {
+            result = .failure(error)
+        }
+        switch result {
+        case .success(let chunk):
+            return chunk
+        case .failure(let error as SluiceError):
+            throw error
+        case .failure(let error):
+            throw SluiceError(.bodyStreamFailed, "the chunks of the XML document failed: \(error)", underlying: ForeignError(error))
+        }
     }
 }
