@@ -5,7 +5,8 @@ import SluiceResponseSerialization
 /// Validates a response and parses an XML body into an ``XMLTree``.
 ///
 /// Accepts `application/xml`, `text/xml` and any `+xml` type (`application/atom+xml`,
-/// `image/svg+xml`). A `204`, a `205` and the answer to a `HEAD` give `nil` and no error; any other
+/// `image/svg+xml`). A `204`, a `205` and the answer to a `HEAD` give `nil` and no error whatever their
+/// `Content-Type` (only their status is checked); any other
 /// body must be a well-formed document, so an empty one is ``SluiceCore/SluiceError/Code/xmlMalformed``.
 ///
 /// ```swift
@@ -45,8 +46,8 @@ public struct XMLResponseSerializer: ResponseSerializer {
     ///   ``SluiceCore/SluiceError/Code/xmlMalformed`` and ``SluiceCore/SluiceError/Code/xmlEntityRefused``
     ///   carrying the request, the response and the body.
     public func serialize(request: HTTPRequest?, response: HTTPResponse, body: Data?) throws(SluiceError) -> XMLTree? {
+        if try validation.validateNoContent(request: request, response: response, body: body) { return nil }
         try validation.validate(request: request, response: response, body: body)
-        if response.statusCode == 204 || response.statusCode == 205 || request?.method == .head { return nil }
         do {
             return try XMLTree(parsing: body ?? Data())
         } catch {
