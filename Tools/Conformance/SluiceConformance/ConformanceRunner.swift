@@ -16,6 +16,7 @@ public enum ConformanceRunner {
         ServerSuite(),
         TransportSuite(),
         PluginSuite(),
+        BundledPluginSuite(),
     ]
 
     /// Runs `suites` (default: ``allSuites``) in order. A suite that throws is recorded as failed with
