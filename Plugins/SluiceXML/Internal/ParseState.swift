@@ -17,6 +17,15 @@ final class ParseState {
         case tree
     }
 
+    /// What every event touches, behind a pointer: no exclusivity checks or reference counting on the
+    /// hot path (the state is used by one thread at a time).
+    private struct Hot {
+        /// Whether the parse was stopped: `failure` is set, and no event is delivered any more.
+        var stopped = false
+        var text: [UInt8] = []
+        var cdata: [UInt8] = []
+    }
+
     let output: Output
     /// The parser context, set once it exists, for stopping it.
     var context: xmlParserCtxtPtr?
@@ -24,14 +33,22 @@ final class ParseState {
     private(set) var failure: SluiceError?
     /// libxml2's first error (level error or fatal).
     private(set) var firstError: XMLDiagnostic?
+    /// The strings of the names libxml2 hands over.
+    let names = NameCache()
 
-    /// libxml2 interns names in its dictionary, so a pointer seen once names the same string for the
-    /// whole parse.
-    private var names: [UnsafeRawPointer: String] = [:]
-    private var text: [UInt8] = []
-    private var cdata: [UInt8] = []
+    private let handler: ((XMLEvent) throws(SluiceError) -> Void)?
+    private let hot = UnsafeMutablePointer<Hot>.allocate(capacity: 1)
 
-    init(output: Output) { self.output = output }
+    init(output: Output) {
+        self.output = output
+        if case .events(let handler) = output { self.handler = handler } else { handler = nil }
+        hot.initialize(to: Hot())
+    }
+
+    deinit {
+        hot.deinitialize(count: 1)
+        hot.deallocate()
+    }
 
     // MARK: Errors
 
@@ -46,7 +63,10 @@ final class ParseState {
 
     /// Stops the parse with Sluice's own error; the first reason to stop wins.
     func stop(with error: SluiceError) {
-        if failure == nil { failure = error }
+        if !hot.pointee.stopped {
+            failure = error
+            hot.pointee.stopped = true
+        }
         if let context { xmlStopParser(context) }
     }
 
@@ -86,17 +106,12 @@ final class ParseState {
     // MARK: Events
 
     /// A Swift string for a libxml2 name, made once per distinct name.
-    func name(_ pointer: UnsafePointer<xmlChar>?) -> String? {
-        guard let pointer else { return nil }
-        let key = UnsafeRawPointer(pointer)
-        if let known = names[key] { return known }
-        let string = String(cString: pointer)
-        names[key] = string
-        return string
-    }
+    @inline(__always)
+    func name(_ pointer: UnsafePointer<xmlChar>?) -> String? { names.string(pointer) }
 
+    @inline(__always)
     func deliver(_ event: XMLEvent) {
-        guard failure == nil, case .events(let handler) = output else { return }
+        guard !hot.pointee.stopped, let handler else { return }
         do {
             try handler(event)
         } catch {
@@ -107,28 +122,34 @@ final class ParseState {
     /// Gathers character data (or CDATA) into one event; runs longer than
     /// ``XMLEvent/maximumTextBytes`` are delivered in pieces cut at the same places whatever the chunks.
     func gather(_ bytes: UnsafePointer<xmlChar>?, count: Int32, cdata isCDATA: Bool) {
-        guard let bytes, count > 0, failure == nil else { return }
+        guard let bytes, count > 0, !hot.pointee.stopped else { return }
+        let chunk = UnsafeBufferPointer(start: bytes, count: Int(count))
         if isCDATA {
-            if !text.isEmpty { flushText() }
-            cdata.append(contentsOf: UnsafeBufferPointer(start: bytes, count: Int(count)))
-            while cdata.count >= XMLEvent.maximumTextBytes { deliverPiece(of: &cdata, as: XMLEvent.cdata) }
+            if !hot.pointee.text.isEmpty { flushText() }
+            hot.pointee.cdata.append(contentsOf: chunk)
+            while hot.pointee.cdata.count >= XMLEvent.maximumTextBytes { deliverPiece(of: &hot.pointee.cdata, as: XMLEvent.cdata) }
         } else {
-            if !cdata.isEmpty { flushText() }
-            text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: Int(count)))
-            while text.count >= XMLEvent.maximumTextBytes { deliverPiece(of: &text, as: XMLEvent.characters) }
+            if !hot.pointee.cdata.isEmpty { flushText() }
+            hot.pointee.text.append(contentsOf: chunk)
+            while hot.pointee.text.count >= XMLEvent.maximumTextBytes { deliverPiece(of: &hot.pointee.text, as: XMLEvent.characters) }
         }
     }
 
     /// Delivers gathered text before any other event.
+    @inline(__always)
     func flushText() {
-        if !text.isEmpty {
-            let string = String(decoding: text, as: UTF8.self)
-            text.removeAll(keepingCapacity: true)
+        if !hot.pointee.text.isEmpty || !hot.pointee.cdata.isEmpty { flushGatheredText() }
+    }
+
+    private func flushGatheredText() {
+        if !hot.pointee.text.isEmpty {
+            let string = String(decoding: hot.pointee.text, as: UTF8.self)
+            hot.pointee.text.removeAll(keepingCapacity: true)
             deliver(.characters(string))
         }
-        if !cdata.isEmpty {
-            let string = String(decoding: cdata, as: UTF8.self)
-            cdata.removeAll(keepingCapacity: true)
+        if !hot.pointee.cdata.isEmpty {
+            let string = String(decoding: hot.pointee.cdata, as: UTF8.self)
+            hot.pointee.cdata.removeAll(keepingCapacity: true)
             deliver(.cdata(string))
         }
     }

@@ -38,7 +38,7 @@ final class ParserContext {
         return ParserContext(context, state: ParseState(output: output))
     }
 
-    /// Parses all of `bytes` at once, reading them in place (the pull parser), and returns the finished
+    /// Parses all of `bytes` at once with the pull parser, and returns the finished
     /// parser.
     ///
     /// - Throws: ``SluiceError`` for a document that is not well-formed or is refused.
@@ -51,6 +51,7 @@ final class ParserContext {
             try parser.finish()
             return parser
         }
+        // libxml2 copies the bytes into its input buffer (2.9's static buffers mis-parse large inputs).
         guard let context = xmlCreateMemoryParserCtxt(bytes.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(bytes.count)) else {
             throw SluiceError(.xmlMalformed, "libxml2 could not create a parser context")
         }

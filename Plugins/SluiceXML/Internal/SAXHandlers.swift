@@ -31,9 +31,12 @@ enum SAXHandlers {
     }
 }
 
-private func state(_ context: UnsafeMutableRawPointer?) -> ParseState {
+/// Runs `body` with the parse's state, without retaining it (the parser context owner keeps it alive
+/// while libxml2 calls back).
+@inline(__always)
+private func withState(_ context: UnsafeMutableRawPointer?, _ body: (ParseState) -> Void) {
     let parser = context!.assumingMemoryBound(to: xmlParserCtxt.self)
-    return Unmanaged<ParseState>.fromOpaque(parser.pointee._private).takeUnretainedValue()
+    Unmanaged<ParseState>.fromOpaque(parser.pointee._private)._withUnsafeGuaranteedRef(body)
 }
 
 /// An attribute value as libxml2 hands it to a SAX2 handler without entity substitution: every `&`
@@ -53,58 +56,62 @@ private func attributeValue(_ start: UnsafePointer<xmlChar>, _ end: UnsafePointe
 
 private let startElement: startElementNsSAX2Func = {
     context, localName, prefix, uri, namespaceCount, namespaceList, attributeCount, defaultedCount, attributeList in
-    let state = state(context)
-    state.flushText()
-    let name = XMLName(state.name(localName) ?? "", prefix: state.name(prefix), namespaceURI: state.name(uri))
-    var namespaces: [XMLNamespace] = []
-    if namespaceCount > 0, let namespaceList {
-        namespaces.reserveCapacity(Int(namespaceCount))
-        for index in 0..<Int(namespaceCount) {
-            namespaces.append(XMLNamespace(
-                prefix: state.name(namespaceList[2 * index]), uri: state.name(namespaceList[2 * index + 1]) ?? ""))
+    withState(context) { state in
+        state.flushText()
+        let name = XMLName(state.name(localName) ?? "", prefix: state.name(prefix), namespaceURI: state.name(uri))
+        var namespaces: [XMLNamespace] = []
+        if namespaceCount > 0, let namespaceList {
+            namespaces.reserveCapacity(Int(namespaceCount))
+            for index in 0..<Int(namespaceCount) {
+                namespaces.append(XMLNamespace(
+                    prefix: state.name(namespaceList[2 * index]), uri: state.name(namespaceList[2 * index + 1]) ?? ""))
+            }
         }
-    }
-    var attributes: [XMLAttribute] = []
-    // The last `defaultedCount` are DTD defaults, which Sluice does not apply (as the tree builder
-    // without XML_PARSE_DTDATTR does not).
-    let written = Int(attributeCount) - Int(defaultedCount)
-    if written > 0, let attributeList {
-        attributes.reserveCapacity(written)
-        for index in 0..<written {
-            let fields = attributeList + 5 * index
-            guard let start = fields[3], let end = fields[4] else { continue }
-            attributes.append(XMLAttribute(
-                name: XMLName(state.name(fields[0]) ?? "", prefix: state.name(fields[1]), namespaceURI: state.name(fields[2])),
-                value: attributeValue(start, end)))
+        var attributes: [XMLAttribute] = []
+        // The last `defaultedCount` are DTD defaults, which Sluice does not apply (as the tree builder
+        // without XML_PARSE_DTDATTR does not).
+        let written = Int(attributeCount) - Int(defaultedCount)
+        if written > 0, let attributeList {
+            attributes.reserveCapacity(written)
+            for index in 0..<written {
+                let fields = attributeList + 5 * index
+                guard let start = fields[3], let end = fields[4] else { continue }
+                attributes.append(XMLAttribute(
+                    name: XMLName(state.name(fields[0]) ?? "", prefix: state.name(fields[1]), namespaceURI: state.name(fields[2])),
+                    value: attributeValue(start, end)))
+            }
         }
+        state.deliver(.startElement(name, attributes: attributes, namespaces: namespaces))
     }
-    state.deliver(.startElement(name, attributes: attributes, namespaces: namespaces))
 }
 
 private let endElement: endElementNsSAX2Func = { context, localName, prefix, uri in
-    let state = state(context)
-    state.flushText()
-    state.deliver(.endElement(XMLName(state.name(localName) ?? "", prefix: state.name(prefix), namespaceURI: state.name(uri))))
+    withState(context) { state in
+        state.flushText()
+        state.deliver(.endElement(XMLName(state.name(localName) ?? "", prefix: state.name(prefix), namespaceURI: state.name(uri))))
+    }
 }
 
 private let characters: charactersSAXFunc = { context, bytes, count in
-    state(context).gather(bytes, count: count, cdata: false)
+    withState(context) { $0.gather(bytes, count: count, cdata: false) }
 }
 
 private let cdataBlock: cdataBlockSAXFunc = { context, bytes, count in
-    state(context).gather(bytes, count: count, cdata: true)
+    withState(context) { $0.gather(bytes, count: count, cdata: true) }
 }
 
 private let comment: commentSAXFunc = { context, text in
-    let state = state(context)
-    state.flushText()
-    state.deliver(.comment(LibXML2Runtime.string(text)))
+    withState(context) { state in
+        state.flushText()
+        state.deliver(.comment(LibXML2Runtime.string(text)))
+    }
 }
 
 private let processingInstruction: processingInstructionSAXFunc = { context, target, data in
-    let state = state(context)
-    state.flushText()
-    state.deliver(.processingInstruction(target: LibXML2Runtime.string(target), data: LibXML2Runtime.string(data)))
+    withState(context) { state in
+        state.flushText()
+        state.deliver(.processingInstruction(target: LibXML2Runtime.string(target), data: LibXML2Runtime.string(data)))
+    }
 }
 
 // MARK: Refusals (both kinds of parse)
@@ -116,17 +123,21 @@ private let entityDeclaration: entityDeclSAXFunc = { context, name, type, _, sys
     default: kind = "entity "
     }
     let source = systemID.map { " with SYSTEM \(String(cString: $0).debugDescription)" } ?? ""
-    state(context).refuseEntity(
-        "the DTD declares the \(kind)\(LibXML2Runtime.string(name))\(source); entity declarations are refused")
+    withState(context) {
+        $0.refuseEntity("the DTD declares the \(kind)\(LibXML2Runtime.string(name))\(source); entity declarations are refused")
+    }
 }
 
 private let unparsedEntityDeclaration: unparsedEntityDeclSAXFunc = { context, name, _, _, _ in
-    state(context).refuseEntity("the DTD declares the unparsed entity \(LibXML2Runtime.string(name)); entity declarations are refused")
+    withState(context) {
+        $0.refuseEntity("the DTD declares the unparsed entity \(LibXML2Runtime.string(name)); entity declarations are refused")
+    }
 }
 
 private let entityReference: referenceSAXFunc = { context, name in
-    state(context).refuseEntity(
-        "&\(LibXML2Runtime.string(name)); refers to an entity that is not declared; only XML's predefined entities are read")
+    withState(context) {
+        $0.refuseEntity("&\(LibXML2Runtime.string(name)); refers to an entity that is not declared; only XML's predefined entities are read")
+    }
 }
 
 /// External subsets are never read.
@@ -137,5 +148,5 @@ private let resolveEntity: resolveEntitySAXFunc = { _, _, _ in nil }
 
 private let structuredError: xmlStructuredErrorFunc = { context, error in
     guard let error else { return }
-    state(context).record(error)
+    withState(context) { $0.record(error) }
 }

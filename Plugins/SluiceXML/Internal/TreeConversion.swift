@@ -5,8 +5,8 @@ import CLibXML2
 struct TreeConversion {
     /// Every element, in document order.
     private(set) var elements: [XMLTree.Element] = []
-    /// Names and namespace URIs already made into strings (libxml2 shares them between nodes).
-    private var strings: [UnsafeRawPointer: String] = [:]
+    /// Names and namespace URIs already made into strings.
+    private let strings = NameCache()
 
     /// The top-level nodes of `document` (the root element among them).
     mutating func nodes(of document: xmlDocPtr) -> [XMLTree.Node] {
@@ -22,18 +22,9 @@ struct TreeConversion {
         return String(cString: value)
     }
 
-    private mutating func string(_ pointer: UnsafePointer<xmlChar>?) -> String? {
-        guard let pointer else { return nil }
-        let key = UnsafeRawPointer(pointer)
-        if let known = strings[key] { return known }
-        let string = String(cString: pointer)
-        strings[key] = string
-        return string
-    }
-
     private mutating func name(_ localName: UnsafePointer<xmlChar>?, _ namespace: UnsafeMutablePointer<xmlNs>?) -> XMLName {
         XMLName(
-            string(localName) ?? "", prefix: string(namespace?.pointee.prefix), namespaceURI: string(namespace?.pointee.href))
+            strings.string(localName) ?? "", prefix: strings.string(namespace?.pointee.prefix), namespaceURI: strings.string(namespace?.pointee.href))
     }
 
     private mutating func children(of first: xmlNodePtr?) -> [XMLTree.Node] {
@@ -75,7 +66,7 @@ struct TreeConversion {
         var namespaces: [XMLNamespace] = []
         var declaration = node.pointee.nsDef
         while let current = declaration {
-            namespaces.append(XMLNamespace(prefix: string(current.pointee.prefix), uri: string(current.pointee.href) ?? ""))
+            namespaces.append(XMLNamespace(prefix: strings.string(current.pointee.prefix), uri: strings.string(current.pointee.href) ?? ""))
             declaration = current.pointee.next
         }
         var attributes: [XMLAttribute] = []

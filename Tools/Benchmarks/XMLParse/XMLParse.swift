@@ -3,10 +3,12 @@ import FoundationXML
 import SluiceCore
 import SluiceXML
 
-/// `xml-parse [MEGABYTES]`: parses one generated document (default 40 MB: a namespaced feed of entries
+/// `xml-parse [MEGABYTES [ONLY]]`: parses one generated document (default 40 MB: a namespaced feed of entries
 /// with attributes, text, entity references and CDATA) with SluiceXML's event parser (in memory, and
-/// pushed in 64 KiB chunks), SluiceXML's tree, and FoundationXML's `XMLParser`, best of three each, and
-/// prints a Markdown table with each one's throughput and its ratio to `XMLParser`.
+/// pushed in 64 KiB chunks), SluiceXML's tree, FoundationXML's `XMLParser` (events) and `XMLDocument`
+/// (tree), best of three each, and
+/// prints a Markdown table with each one's throughput and its ratio to `XMLParser`. With ONLY, runs only
+/// the parsers whose label contains it (for profiling one).
 /// Tools/Benchmarks/xml.sh runs it in release mode.
 @main
 struct XMLParse {
@@ -15,8 +17,10 @@ struct XMLParse {
         let document = makeDocument(bytes: megabytes << 20)
         let expected = try countWithEvents(document)
 
+        let only = CommandLine.arguments.dropFirst(2).first  // run only the parsers whose label contains this
         var rows: [(String, Double, String)] = []
         func measure(_ label: String, _ body: () throws -> Counts) throws {
+            if let only, !label.contains(only) { return }
             var best = Double.infinity
             for _ in 0..<3 {
                 let started = ContinuousClock.now
@@ -34,8 +38,9 @@ struct XMLParse {
         try measure("SluiceXML `XMLEventParser.parse(_:)` (in memory)") { try countWithEvents(document) }
         try measure("SluiceXML `XMLEventParser` fed 64 KiB chunks") { try countWithChunks(document) }
         try measure("SluiceXML `XMLTree(parsing:)`") { try countWithTree(document) }
+        try measure("Foundation `XMLDocument(data:)` (tree)") { try countWithFoundationDocument(document) }
 
-        let baseline = rows[0].1
+        let baseline = rows.first?.1 ?? 1
         print("Document: \(document.count / 1_000_000) MB, \(expected.elements) elements, \(expected.textBytes / 1_000_000) MB of text\n")
         print("| parser | seconds (best of 3) | MB/s | ÷ XMLParser (namespaces on) |")
         print("|---|---|---|---|")
@@ -117,15 +122,34 @@ struct XMLParse {
         func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) { counts.textBytes += CDATABlock.count }
     }
 
-    struct FoundationFailed: Error {}
+    struct FoundationFailed: Error {
+        let error: (any Error)?
+    }
 
     static func countWithFoundation(_ document: Data, namespaces: Bool) throws -> Counts {
-        let parser = XMLParser(data: document)
+        // XMLParser(data:) hands libxml2 the whole document at once and fails past 10 MB (libxml2's
+        // lookup limit); the stream initializer feeds it in chunks.
+        let parser = document.count > 8 << 20 ? XMLParser(stream: InputStream(data: document)) : XMLParser(data: document)
         parser.shouldProcessNamespaces = namespaces
         let counter = Counter()
         parser.delegate = counter
-        guard parser.parse() else { throw FoundationFailed() }
+        guard parser.parse() else { throw FoundationFailed(error: parser.parserError) }
         return counter.counts
+    }
+
+    static func countWithFoundationDocument(_ document: Data) throws -> Counts {
+        let tree = try XMLDocument(data: document, options: [.nodePreserveCDATA])
+        var counts = Counts()
+        func walk(_ node: XMLNode) {
+            switch node.kind {
+            case .element: counts.elements += 1
+            case .text: counts.textBytes += node.stringValue?.utf8.count ?? 0
+            default: break
+            }
+            for child in node.children ?? [] { walk(child) }
+        }
+        if let root = tree.rootElement() { walk(root) }
+        return counts
     }
 
     /// A deterministic Atom-like feed of about `bytes` bytes.
