@@ -2,7 +2,7 @@ import Foundation
 import SluiceCore
 
 /// A parsed XML document as Swift values: its root element, its top-level nodes, and XPath queries
-/// that libxml2 evaluates on the document it parsed.
+/// that libxml2 evaluates.
 ///
 /// Parsing is safe by default: no network access, no DTD loaded, and a document that declares an
 /// entity (the form of billion-laughs and external-entity attacks) is refused with
@@ -15,59 +15,57 @@ import SluiceCore
 /// let titles = try tree.xpath("//atom:title", namespaces: ["atom": "http://www.w3.org/2005/Atom"]).strings
 /// ```
 ///
-/// A tree keeps libxml2's document for XPath besides the values, so it takes about twice the memory
-/// of either. It is immutable and may be shared and queried from many threads at once.
+/// The values are built from the parse's events. XPath runs on a libxml2 document that the first query
+/// parses from the bytes the tree keeps, and later queries reuse. A tree is immutable and may be shared
+/// and queried from many threads at once.
 public struct XMLTree: Sendable, Equatable, Encodable {
     /// The root element.
     public let root: Element
     /// The top-level nodes in document order: the root element, and comments and processing
     /// instructions before or after it.
     public let nodes: [Node]
-    /// The XML declaration's version (`1.0`), or `nil` without a declaration.
+    /// The XML declaration's version (`1.0`; libxml2 reports `1.0` for a document without a declaration).
     public let version: String?
     /// The encoding the XML declaration names (`UTF-8`), or `nil` when it names none.
     public let encoding: String?
 
-    private let document: XPathDocument
+    private let queries: XPathQueries
 
     /// Parses a whole document.
     ///
     /// - Throws: ``SluiceCore/SluiceError`` with code ``SluiceCore/SluiceError/Code/xmlMalformed``
     ///   (including an empty body) or ``SluiceCore/SluiceError/Code/xmlEntityRefused``.
     public init(parsing data: Data) throws(SluiceError) {
+        let builder = TreeBuilder()
         let parser = try data.withUnsafeBytes { bytes in
-            Result { () throws(SluiceError) in try ParserContext.parse(bytes, .tree) }
+            Result { () throws(SluiceError) in try ParserContext.parse(bytes, .events(builder.handle)) }
         }.get()
-        try self.init(finished: parser)
+        try self.init(builder, parser, source: data)
     }
 
     /// Parses a document that arrives in chunks, such as the body stream of
-    /// `SessionManager.bytes(for:)`, without holding the bytes whole.
+    /// `SessionManager.bytes(for:)`. The chunks are kept (for XPath) as the tree is built.
     ///
     /// - Throws: As ``init(parsing:)``, as soon as the document is known to be malformed or refused;
     ///   a ``SluiceCore/SluiceError`` that `chunks` throws as it is; another error from `chunks` as
     ///   ``SluiceCore/SluiceError/Code/bodyStreamFailed``.
     public static func parse<Chunks: AsyncSequence>(_ chunks: Chunks) async throws(SluiceError) -> XMLTree
     where Chunks.Element == Data {
-        let parser = try ParserContext.push(.tree)
-        try await ChunkFeeder.feed(chunks, to: parser)
-        return try XMLTree(finished: parser)
+        let builder = TreeBuilder()
+        let parser = try ParserContext.push(.events(builder.handle))
+        var source = Data()
+        try await ChunkFeeder.feed(chunks, to: parser) { source.append($0) }
+        return try XMLTree(builder, parser, source: source)
     }
 
-    private init(finished parser: ParserContext) throws(SluiceError) {
-        guard let document = parser.takeDocument() else {
-            throw SluiceError(.xmlMalformed, "libxml2 built no document")
-        }
-        var conversion = TreeConversion()
-        let nodes = conversion.nodes(of: document)
-        self.document = XPathDocument(document: document, elements: conversion.elements)
-        guard let root = conversion.elements.first else {
+    private init(_ builder: TreeBuilder, _ parser: ParserContext, source: Data) throws(SluiceError) {
+        guard let root = builder.root else {
             throw SluiceError(.xmlMalformed, "the document has no root element")
         }
         self.root = root
-        self.nodes = nodes
-        self.version = LibXML2Runtime.optionalString(document.pointee.version)
-        self.encoding = LibXML2Runtime.optionalString(document.pointee.encoding)
+        self.nodes = builder.topLevel
+        (self.version, self.encoding) = parser.declaration
+        self.queries = XPathQueries(source: source, root: root)
     }
 
     /// Evaluates an XPath 1.0 expression with libxml2 on this document, from the document node.
@@ -79,7 +77,7 @@ public struct XMLTree: Sendable, Equatable, Encodable {
     /// - Throws: ``SluiceCore/SluiceError`` with code ``SluiceCore/SluiceError/Code/xmlXPathInvalid``
     ///   for an expression that does not compile or evaluate, or uses a prefix not in `namespaces`.
     public func xpath(_ expression: String, namespaces: [String: String] = [:]) throws(SluiceError) -> XPathResult {
-        try document.evaluate(expression, namespaces: namespaces)
+        try queries.evaluate(expression, namespaces: namespaces)
     }
 
     /// Whether two trees hold the same nodes, version and encoding.

@@ -3,10 +3,13 @@ import SluiceCore
 
 /// Feeds an asynchronous sequence of chunks to a push parser and finishes it.
 enum ChunkFeeder {
-    static func feed<Chunks: AsyncSequence>(_ chunks: Chunks, to parser: ParserContext) async throws(SluiceError)
-    where Chunks.Element == Data {
+    /// Feeds every chunk, handing each to `keep` first, then finishes the parse.
+    static func feed<Chunks: AsyncSequence>(
+        _ chunks: Chunks, to parser: ParserContext, keeping keep: (Data) -> Void = { _ in }
+    ) async throws(SluiceError) where Chunks.Element == Data {
         var iterator = chunks.makeAsyncIterator()
         while let chunk = try await next(&iterator) {
+            keep(chunk)
             try chunk.withUnsafeBytes { bytes in Result { () throws(SluiceError) in try parser.feed(bytes) } }.get()
         }
         try parser.finish()

@@ -89,6 +89,17 @@ final class ParserContext {
         try check(finishing: true)
     }
 
+    /// The XML declaration's version (libxml2 says `1.0` without a declaration) and the encoding it
+    /// names, or the one libxml2 detected from a byte-order mark.
+    var declaration: (version: String?, encoding: String?) {
+        let version = LibXML2Runtime.optionalString(context.pointee.version)
+        var encoding = LibXML2Runtime.optionalString(context.pointee.encoding)
+        if encoding == nil, context.pointee.inputNr > 0, let input = context.pointee.inputTab?[0] {
+            encoding = LibXML2Runtime.optionalString(input.pointee.encoding)
+        }
+        return (version, encoding)
+    }
+
     /// Takes the document a tree parse built; the caller frees it.
     func takeDocument() -> xmlDocPtr? {
         let document = context.pointee.myDoc

@@ -1,8 +1,9 @@
 import CLibXML2
+import Foundation
 import SluiceCore
 
-/// The libxml2 document behind an ``XMLTree``, kept for XPath, and the tree's elements in document
-/// order (element nodes carry their position in `_private`).
+/// The libxml2 document an ``XMLTree``'s XPath queries run on, and the tree's elements in document
+/// order: each element node carries its position in `_private`, so results map back to the values.
 ///
 /// The document is not changed after `init`, and libxml2's XPath only reads a document, so queries
 /// may run on many threads at once; each query has its own XPath context.
@@ -10,12 +11,43 @@ final class XPathDocument: @unchecked Sendable {
     private let document: xmlDocPtr
     private let elements: [XMLTree.Element]
 
-    /// Takes ownership of `document`.
-    init(document: xmlDocPtr, elements: [XMLTree.Element]) {
+    /// Parses `source` (a document already parsed once into `elements`) into a libxml2 document.
+    ///
+    /// - Throws: ``SluiceError`` as ``XMLTree/init(parsing:)``, which cannot happen for a source that
+    ///   parsed before.
+    init(source: Data, elements: [XMLTree.Element]) throws(SluiceError) {
+        let parser = try source.withUnsafeBytes { bytes in
+            Result { () throws(SluiceError) in try ParserContext.parse(bytes, .tree) }
+        }.get()
+        guard let document = parser.takeDocument() else { throw SluiceError(.xmlMalformed, "libxml2 built no document") }
         self.document = document
         self.elements = elements
-        // Numbers the elements for XPath's document-order sorting, once, before anyone reads.
+        // Numbers the elements in document order, as the events numbered the values, and for XPath's
+        // document-order sorting; once, before anyone reads.
+        var position = 0
+        Self.number(document.pointee.children, from: &position)
         xmlXPathOrderDocElems(document)
+    }
+
+    private static func number(_ first: xmlNodePtr?, from position: inout Int) {
+        var next = first
+        while let node = next {
+            if node.pointee.type == XML_ELEMENT_NODE {
+                position += 1
+                node.pointee._private = UnsafeMutableRawPointer(bitPattern: position)
+                number(node.pointee.children, from: &position)
+            }
+            next = node.pointee.next
+        }
+    }
+
+    /// The value of an attribute node.
+    private static func attributeValue(_ attribute: UnsafeMutablePointer<xmlAttr>) -> String {
+        guard let first = attribute.pointee.children else { return "" }
+        if first.pointee.next == nil, first.pointee.type == XML_TEXT_NODE { return LibXML2Runtime.string(first.pointee.content) }
+        guard let value = xmlNodeListGetString(attribute.pointee.doc, first, 1) else { return "" }
+        defer { sluice_xmlFree(value) }
+        return String(cString: value)
     }
 
     deinit { xmlFreeDoc(document) }
@@ -79,7 +111,7 @@ final class XPathDocument: @unchecked Sendable {
                 let name = XMLName(
                     LibXML2Runtime.string(attribute.pointee.name), prefix: LibXML2Runtime.optionalString(namespace?.pointee.prefix),
                     namespaceURI: LibXML2Runtime.optionalString(namespace?.pointee.href))
-                nodes.append(.attribute(XMLAttribute(name: name, value: TreeConversion.attributeValue(attribute))))
+                nodes.append(.attribute(XMLAttribute(name: name, value: Self.attributeValue(attribute))))
             case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
                 nodes.append(.text(LibXML2Runtime.string(node.pointee.content)))
             case XML_COMMENT_NODE:
