@@ -59,7 +59,7 @@ public final class XMLEventParser {
         try parser.finish()
     }
 
-    /// Parses a whole document in memory, reading it in place.
+    /// Parses a whole document in memory with libxml2's pull parser (the fastest way).
     ///
     /// - Throws: As ``feed(_:)-(UnsafeRawBufferPointer)``.
     public static func parse(_ data: Data, handler: @escaping (XMLEvent) throws(SluiceError) -> Void) throws(SluiceError) {

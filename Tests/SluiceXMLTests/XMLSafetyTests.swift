@@ -156,6 +156,10 @@ struct XMLSafetyTests {
     func depth() throws {
         let deep = String(repeating: "<a>", count: 300) + String(repeating: "</a>", count: 300)
         #expect((#expect(throws: SluiceError.self) { try XMLTree(parsing: Data(deep.utf8)) })?.code == .xmlMalformed)
+        // The push parser (chunks) is held to the same limit.
+        let streamed = #expect(throws: SluiceError.self) { try XMLEventParserTests.events(Array(deep.utf8), chunk: 100) }
+        #expect(streamed?.code == .xmlMalformed)
+        #expect(streamed?.xmlDiagnostic?.line == 1)
         let fine = String(repeating: "<a>", count: 200) + String(repeating: "</a>", count: 200)
         #expect(try XMLTree(parsing: Data(fine.utf8)).root.name.localName == "a")
     }

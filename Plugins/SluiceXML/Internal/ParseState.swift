@@ -22,6 +22,8 @@ final class ParseState {
     private struct Hot {
         /// Whether the parse was stopped: `failure` is set, and no event is delivered any more.
         var stopped = false
+        /// The elements open.
+        var depth = 0
         var text: [UInt8] = []
         var cdata: [UInt8] = []
     }
@@ -104,6 +106,27 @@ final class ParseState {
     }
 
     // MARK: Events
+
+    /// The deepest nesting accepted, libxml2's own limit (which its push parser does not check).
+    static let maximumDepth = 256
+
+    /// Counts an element that starts; past ``maximumDepth`` the parse stops as malformed.
+    @inline(__always)
+    func enter() {
+        hot.pointee.depth += 1
+        if hot.pointee.depth > Self.maximumDepth { refuseDepth() }
+    }
+
+    /// Counts an element that ends.
+    @inline(__always)
+    func leave() { hot.pointee.depth -= 1 }
+
+    private func refuseDepth() {
+        let (line, column) = position
+        stop(with: Self.malformed(XMLDiagnostic(
+            line: line, column: column, code: Int(XML_ERR_INTERNAL_ERROR.rawValue),
+            message: "Excessive depth in document: \(Self.maximumDepth)")))
+    }
 
     /// A Swift string for a libxml2 name, made once per distinct name.
     @inline(__always)

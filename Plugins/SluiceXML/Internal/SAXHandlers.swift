@@ -58,6 +58,7 @@ private let startElement: startElementNsSAX2Func = {
     context, localName, prefix, uri, namespaceCount, namespaceList, attributeCount, defaultedCount, attributeList in
     withState(context) { state in
         state.flushText()
+        state.enter()
         let name = XMLName(state.name(localName) ?? "", prefix: state.name(prefix), namespaceURI: state.name(uri))
         var namespaces: [XMLNamespace] = []
         if namespaceCount > 0, let namespaceList {
@@ -88,6 +89,7 @@ private let startElement: startElementNsSAX2Func = {
 private let endElement: endElementNsSAX2Func = { context, localName, prefix, uri in
     withState(context) { state in
         state.flushText()
+        state.leave()
         state.deliver(.endElement(XMLName(state.name(localName) ?? "", prefix: state.name(prefix), namespaceURI: state.name(uri))))
     }
 }
