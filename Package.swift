@@ -106,6 +106,9 @@ let package = Package(
         tests("SluiceGzipTests", dependencies: ["SluiceGzip", "SluiceConformance", "SluiceTransport"]),
         tests("SluicePropertyListTests", dependencies: ["SluicePropertyList", "SluiceTransport"]),
         tests("SluiceXMLTests", dependencies: ["Sluice", "SluiceXML"]),
+        // Counts libxml2's allocations through its debug allocator while SluiceXML parses, for SluiceXMLTests.
+        .executableTarget(
+            name: "sluice-xml-leakcheck", dependencies: ["SluiceXML", "CLibXML2"], path: "Tests/XMLLeakCheck"),
         tests("SluiceConformanceTests", dependencies: ["SluiceConformance"]),
     ]
 )
