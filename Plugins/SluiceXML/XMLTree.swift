@@ -75,7 +75,9 @@ public struct XMLTree: Sendable, Equatable, Encodable {
     ///   - namespaces: Prefixes the expression uses, bound to namespace URIs. Default none: elements in
     ///     a namespace (even a default one) are then reachable only through a prefix bound here.
     /// - Throws: ``SluiceCore/SluiceError`` with code ``SluiceCore/SluiceError/Code/xmlXPathInvalid``
-    ///   for an expression that does not compile or evaluate, or uses a prefix not in `namespaces`.
+    ///   for an expression that does not compile or evaluate, or uses a prefix not in `namespaces`;
+    ///   ``SluiceCore/SluiceError/Code/xmlMalformed`` when libxml2's document cannot hold the tree (a text
+    ///   node over libxml2's 10 MB limit).
     public func xpath(_ expression: String, namespaces: [String: String] = [:]) throws(SluiceError) -> XPathResult {
         try queries.evaluate(expression, namespaces: namespaces)
     }
