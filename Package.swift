@@ -76,7 +76,7 @@ let package = Package(
         ]),
 
         plugin("SluiceGzip", dependencies: ["CZlib"]),
-        plugin("SluiceXML", dependencies: ["CLibXML2"]),
+        plugin("SluiceXML", dependencies: ["CLibXML2", "SluiceResponseSerialization"]),
         plugin("SluicePropertyList", dependencies: ["SluiceResponseSerialization"]),
         .target(name: "SluiceNDJSONPlugin", dependencies: ["SluiceCore"], path: "Plugins/Examples/SluiceNDJSONPlugin"),
 
@@ -111,8 +111,12 @@ let package = Package(
         .executableTarget(
             name: "sluice-reachability-probe", dependencies: ["SluiceReachability"], path: "Tests/ReachabilityProbe"),
         tests("SluicePluginTests", dependencies: ["SluiceGzip", "SluiceXML", "SluicePropertyList"]),
-        tests("SluiceGzipTests", dependencies: ["SluiceGzip", "SluiceConformance"]),
-        tests("SluicePropertyListTests", dependencies: ["SluicePropertyList"]),
+        tests("SluiceGzipTests", dependencies: ["SluiceGzip", "SluiceConformance", "SluiceTransport"]),
+        tests("SluicePropertyListTests", dependencies: ["SluicePropertyList", "SluiceTransport"]),
+        tests("SluiceXMLTests", dependencies: ["Sluice", "SluiceXML"]),
+        // Counts libxml2's allocations through its debug allocator while SluiceXML parses, for SluiceXMLTests.
+        .executableTarget(
+            name: "sluice-xml-leakcheck", dependencies: ["SluiceXML", "CLibXML2"], path: "Tests/XMLLeakCheck"),
         tests("SluiceConformanceTests", dependencies: ["SluiceConformance"]),
         tests("SluiceTests", dependencies: ["Sluice", .product(name: "Logging", package: "swift-log")]),
         // Every Swift sample in README.md and docs/ lives here (or in the example plugin), so the build

@@ -7,6 +7,7 @@
 @_exported import SluiceResponseSerialization
 @_exported import SluiceSecurity
 @_exported import SluiceTransport
+@_exported import SluiceXML
 
 /// Facts about this build of Sluice.
 public enum SluiceInfo {

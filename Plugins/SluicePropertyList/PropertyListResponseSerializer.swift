@@ -5,7 +5,8 @@ import SluiceResponseSerialization
 /// Validates a response and reads a property-list body (XML, binary or OpenStep, detected) into
 /// ``Parameters``, as AFNetworking's `AFPropertyListResponseSerializer` does. Dates become ISO 8601 strings.
 ///
-/// Accepts `application/x-plist`; a `204`, `205`, `HEAD` or empty body gives `nil` and no error.
+/// Accepts `application/x-plist`; a `204`, `205`, `HEAD` or empty body gives `nil` and no error (for a
+/// `204`, `205` or `HEAD` whatever its `Content-Type`: only its status is checked).
 public struct PropertyListResponseSerializer: ResponseSerializer {
     /// The validation rules. Default: 200–299, `application/x-plist`.
     public var validation: HTTPResponseSerializer
@@ -23,8 +24,8 @@ public struct PropertyListResponseSerializer: ResponseSerializer {
     /// - Throws: The validation errors, or ``SluiceError/Code/propertyListInvalidData`` for a body that is
     ///   not a property list (JSON, for example).
     public func serialize(request: HTTPRequest?, response: HTTPResponse, body: Data?) throws(SluiceError) -> Parameters? {
+        if try validation.validateNoContent(request: request, response: response, body: body) { return nil }
         try validation.validate(request: request, response: response, body: body)
-        if response.statusCode == 204 || response.statusCode == 205 || request?.method == .head { return nil }
         guard let body, !body.isEmpty else { return nil }
         guard let format = PropertyListFormatDetector.format(of: body), format != .openStep || body.first == UInt8(ascii: "(") || !Self.looksLikeJSON(body) else {
             throw SluiceError(.propertyListInvalidData, "the body is not a property list", request: request, response: response, body: body)

@@ -33,11 +33,23 @@ struct ConformanceReportTests {
         for result in suite.cases where !result.passed { Issue.record("\(result.id): \(result.detail ?? "")") }
     }
 
+    @Test("the bundled plugins pass plugins.bundled through the registry")
+    func bundledPlugins() async throws {
+        let report = await ConformanceRunner.run(
+            ConformanceRunner.allSuites.filter { $0.name == "plugins.bundled" }, in: ConformanceContext(vectors: nil, servers: nil))
+        let suite = try #require(report.suites.first)
+        #expect(suite.cases.count >= 35)
+        #expect(suite.cases.contains { $0.id == "xml: XXE file:///etc/passwd is refused" && $0.passed })
+        for result in suite.cases where !result.passed { Issue.record("\(result.id): \(result.detail ?? "")") }
+    }
+
     @Test("a suite that cannot run is a failure in the report, not a crash")
     func missingInputs() async {
         let report = await ConformanceRunner.run(in: ConformanceContext(vectors: nil, servers: nil))
         #expect(!report.passed)
-        #expect(report.suites.allSatisfy { ["core.content-codings", "plugins.loadable"].contains($0.name) || $0.error != nil })
+        #expect(report.suites.allSatisfy {
+            ["core.content-codings", "plugins.loadable", "plugins.bundled"].contains($0.name) || $0.error != nil
+        })
         #expect(report.suites.contains { $0.name == "transport.session" && $0.error != nil })
         #expect(report.markdown.contains("could not run"))
     }

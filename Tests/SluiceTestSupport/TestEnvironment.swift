@@ -1,5 +1,6 @@
 import Foundation
 import SluiceConformance
+import SluiceCore
 
 /// Where the tests find the real servers and the conformance vectors.
 ///
@@ -45,6 +46,24 @@ public enum TestEnvironment {
                 "\(server.displayName) does not answer at \(url) (from \(environment.source)); start it with \(ServerEnvironment.startCommand)")
         }
         return url
+    }
+
+    /// A request for `path` on `server`.
+    ///
+    /// - Throws: As ``url(for:)``.
+    public static func request(_ server: ServerEnvironment.Server, _ path: String, method: HTTPMethod = .get) throws -> HTTPRequest {
+        let base = try url(for: server)
+        return HTTPRequest(url: URL(string: base.absoluteString + path)!, method: method)
+    }
+
+    /// The bytes of a file under nginx's document root (`plugins/text.txt`).
+    ///
+    /// - Throws: ``ConformanceError`` when the servers are not configured; the read's error.
+    public static func servedFile(_ relativePath: String) throws -> Data {
+        guard let directory = try requireServers().wwwDirectory else {
+            throw ConformanceError("SLUICE_WWW_DIR is not configured; start the servers with \(ServerEnvironment.startCommand)")
+        }
+        return try Data(contentsOf: URL(fileURLWithPath: directory).appendingPathComponent(relativePath))
     }
 
     /// The example plugin library `libSluiceNDJSONPlugin.so`, built next to the test executable.

@@ -30,8 +30,7 @@ enum Transport {
     }
 
     static func request(_ server: ServerEnvironment.Server, _ path: String, method: HTTPMethod = .get) throws -> HTTPRequest {
-        let base = try TestEnvironment.url(for: server)
-        return HTTPRequest(url: URL(string: base.absoluteString + path)!, method: method)
+        try TestEnvironment.request(server, path, method: method)
     }
 
     /// The path of a file nginx serves under `/files/`.
@@ -42,8 +41,7 @@ enum Transport {
 
     /// The bytes nginx serves under `/files/`.
     static func servedFile(_ name: String) throws -> Data {
-        let directory = try #require(TestEnvironment.requireServers().wwwDirectory)
-        return try Data(contentsOf: URL(fileURLWithPath: directory).appendingPathComponent("files/\(name)"))
+        try TestEnvironment.servedFile("files/\(name)")
     }
 
     static func json(_ data: Data) throws -> [String: Any] {

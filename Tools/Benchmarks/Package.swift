@@ -39,6 +39,13 @@ let package = Package(
             ],
             path: "MultipartUpload"
         ),
+        // SluiceXML's event parser and tree against FoundationXML's XMLParser on one large document;
+        // Tools/Benchmarks/xml.sh runs it.
+        .executableTarget(
+            name: "xml-parse",
+            dependencies: [.product(name: "SluiceXML", package: "Sluice")],
+            path: "XMLParse"
+        ),
         .executableTarget(
             name: "RequestSerialization",
             dependencies: [

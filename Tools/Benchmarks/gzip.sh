@@ -2,11 +2,13 @@
 # Inflate throughput of Sluice's gzip decoder against gzip(1) on the same file, as a ratio.
 # The input is 1 GiB of the test environment's random bytes mixed with text, compressed once.
 #   Tools/Benchmarks/gzip.sh
+# SWIFT names the swift command (default: swift), for a wrapper that serializes builds.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here"
-swift build -c release --product gzip-inflate 2>&1 | tail -n 1
-bin=$(swift build -c release --show-bin-path)
+swift=${SWIFT:-swift}
+$swift build -c release --product gzip-inflate 2>&1 | tail -n 1
+bin=$($swift build -c release --show-bin-path)
 mkdir -p results .build/gzip
 input=.build/gzip/body.gz
 if [[ ! -s $input ]]; then

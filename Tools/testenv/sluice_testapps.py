@@ -4,6 +4,12 @@
 answers {"method": ..., "received": <bytes>, "sha256": <hex>}, so tests can check multi-gigabyte
 uploads byte for byte without the server holding them.
 
+/sluice/decoded-sha256 does the same for a body sent with Content-Encoding gzip (members
+concatenated or not), x-gzip or deflate (zlib-wrapped), decoding it as it reads, and answers
+{"method": ..., "encoding": ..., "received": <encoded bytes>, "decoded": <bytes>,
+"sha256": <hex of the decoded bytes>, "complete": <whether the encoded stream ended properly>};
+400 with {"error": ...} for a corrupt body, 415 for another coding.
+
 /sluice/multipart parses a multipart/form-data body (up to 64 MiB) with Python's standard email
 parser, an implementation independent of Sluice's, and answers {"received": <bytes>, "parts": [...]}
 with each part's name, filename, content type, size, SHA-256 and, for small parts, its text.
@@ -16,13 +22,14 @@ lives in a locked file, so it holds across gunicorn's worker processes.
 else, for credential-refresh tests.
 """
 import fcntl
-import os
-import tempfile
-from urllib.parse import parse_qs
 import hashlib
 import json
+import os
+import tempfile
+import zlib
 from email import policy
 from email.parser import BytesParser
+from urllib.parse import parse_qs
 
 from httpbin import app as httpbin_app
 
@@ -113,6 +120,47 @@ def token_protected(environ, start_response):
                          [("WWW-Authenticate", 'Bearer realm="sluice"')])
 
 
+def decoded_sha256(environ, start_response):
+    coding = (environ.get("HTTP_CONTENT_ENCODING") or "identity").strip().lower()
+    wbits = {"gzip": 31, "x-gzip": 31, "deflate": 15, "identity": None}
+    if coding not in wbits:
+        return json_response(start_response, "415 Unsupported Media Type", {"error": f"unsupported coding {coding}"})
+    bits = wbits[coding]
+    inflater = zlib.decompressobj(bits) if bits else None
+    digest = hashlib.sha256()
+    received = decoded = 0
+    stream = environ["wsgi.input"]
+    try:
+        while True:
+            block = stream.read(1 << 20)
+            if not block:
+                break
+            received += len(block)
+            data = block
+            while data:
+                if inflater is None:
+                    output, data = data, b""
+                else:
+                    if inflater.eof:
+                        if bits != 31:
+                            raise zlib.error("bytes after the end of the deflate stream")
+                        inflater = zlib.decompressobj(bits)  # the next gzip member
+                    output = inflater.decompress(data)
+                    data = inflater.unused_data if inflater.eof else b""
+                digest.update(output)
+                decoded += len(output)
+    except zlib.error as error:
+        return json_response(start_response, "400 Bad Request", {"error": str(error), "received": received})
+    return json_response(start_response, "200 OK", {
+        "method": environ["REQUEST_METHOD"],
+        "encoding": coding,
+        "received": received,
+        "decoded": decoded,
+        "sha256": digest.hexdigest(),
+        "complete": inflater is None or inflater.eof,
+    })
+
+
 def app(environ, start_response):
     if environ.get("PATH_INFO") == "/sluice/sha256":
         return sha256_sink(environ, start_response)
@@ -122,4 +170,6 @@ def app(environ, start_response):
         return flaky(environ, start_response)
     if environ.get("PATH_INFO") == "/sluice/token":
         return token_protected(environ, start_response)
+    if environ.get("PATH_INFO") == "/sluice/decoded-sha256":
+        return decoded_sha256(environ, start_response)
     return httpbin_app(environ, start_response)

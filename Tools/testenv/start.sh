@@ -148,6 +148,63 @@ if current != sums:
 print(f"www: {'wrote ' + ', '.join(written) if written else 'files up to date'} in {out}", file=sys.stderr)
 PY
 
+# --- Bodies for the bundled plugins ---------------------------------------------
+# plugins/ holds documents as stored (text, XML, XML and binary property lists); encoded/gzip/ and
+# encoded/deflate/ hold bodies stored compressed, which nginx sends with that Content-Encoding:
+# well-formed, concatenated members, truncated, corrupt, raw deflate, and a bomb (100 gzip members of
+# 100 MiB of zeros each: about 10 MB that inflates to 10 GiB). Rewritten when the stamp is missing.
+"$VENV_PY" - "$WWW_DIR" <<'PY'
+import gzip, os, plistlib, sys, zlib
+
+root = sys.argv[1]
+STAMP = os.path.join(root, "encoded", ".generated-1")
+if os.path.exists(STAMP):
+    print("www: plugin bodies up to date", file=sys.stderr)
+    sys.exit(0)
+for sub in ("plugins", "encoded/gzip", "encoded/deflate"):
+    os.makedirs(os.path.join(root, sub), exist_ok=True)
+
+def write(name, data):
+    path = os.path.join(root, name)
+    with open(path + ".tmp", "wb") as f:
+        f.write(data)
+    os.replace(path + ".tmp", path)
+
+def gz(data, level=6):
+    return gzip.compress(data, compresslevel=level, mtime=0)
+
+text = "".join(f"line {i:05d}: sluice streams bytes through zlib, libxml2 and plists\n" for i in range(6000)).encode()
+items = "".join(
+    f'  <entry id="{i}"><title>Entry {i}</title><media:thumbnail url="https://example.com/{i}.png"/>'
+    f"<summary><![CDATA[<p>{i} &amp; more</p>]]></summary></entry>\n" for i in range(50))
+xml = ('<?xml version="1.0" encoding="UTF-8"?>\n'
+       '<feed xmlns="http://www.w3.org/2005/Atom" xmlns:media="http://search.yahoo.com/mrss/">\n'
+       f"  <title>Sluice &amp; friends</title>\n{items}</feed>\n").encode()
+plist = {"name": "sluice", "count": 3, "ratio": 0.5, "enabled": True,
+         "items": ["one", "two", {"nested": True}], "blob": bytes([0, 1, 2, 255])}
+write("plugins/text.txt", text)
+write("plugins/sample.xml", xml)
+write("plugins/sample.plist", plistlib.dumps(plist, fmt=plistlib.FMT_XML))
+write("plugins/binary.plist", plistlib.dumps(plist, fmt=plistlib.FMT_BINARY))
+
+whole = gz(text)
+write("encoded/gzip/text.txt", whole)
+write("encoded/gzip/members.txt", gz(text[:100_000]) + gz(text[100_000:]))
+write("encoded/gzip/truncated.txt", whole[: len(whole) // 2])
+corrupt = bytearray(whole)
+for i in range(len(corrupt) // 2, len(corrupt) // 2 + 16):
+    corrupt[i] ^= 0x5A
+write("encoded/gzip/corrupt.txt", bytes(corrupt))
+write("encoded/gzip/sample.xml", gz(xml))
+member = gz(bytes(100 << 20), level=9)
+write("encoded/gzip/bomb.bin", member * 100)
+write("encoded/deflate/zlib.txt", zlib.compress(text, 6))
+raw = zlib.compressobj(6, zlib.DEFLATED, -15)
+write("encoded/deflate/raw.txt", raw.compress(text) + raw.flush())
+open(STAMP, "w").close()
+print("www: wrote plugin bodies", file=sys.stderr)
+PY
+
 # --- Helpers ------------------------------------------------------------------
 
 # Prints N distinct TCP ports that are free on 127.0.0.1 right now.
@@ -208,6 +265,30 @@ nginx_locations() {
         location /slow/files/ {
             alias "$WWW_DIR/files/";
             limit_rate 2m;
+        }
+
+        # Bodies for the bundled plugins, as stored: text, XML, property lists.
+        location /plugins/ {
+            root "$WWW_DIR";
+        }
+
+        # The same bodies, gzip-compressed by nginx on the fly when the client accepts gzip.
+        location /gzipped/plugins/ {
+            alias "$WWW_DIR/plugins/";
+            gzip on;
+            gzip_types *;
+            gzip_min_length 0;
+            gzip_vary on;
+        }
+
+        # Bodies stored compressed, sent as they are with their Content-Encoding.
+        location /encoded/gzip/ {
+            root "$WWW_DIR";
+            add_header Content-Encoding gzip;
+        }
+        location /encoded/deflate/ {
+            root "$WWW_DIR";
+            add_header Content-Encoding deflate;
         }
 
         # A redirect to itself, for redirect-loop tests.
@@ -283,6 +364,8 @@ http {
         text/plain                 txt;
         text/html                  html;
         application/json           json;
+        application/xml            xml;
+        application/x-plist        plist;
         application/octet-stream   bin;
     }
     default_type application/octet-stream;

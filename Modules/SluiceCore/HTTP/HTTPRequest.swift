@@ -39,6 +39,14 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
     public var shouldHandleCookies: Bool
     /// The cache policy hint. Default ``CachePolicy/useProtocolCachePolicy``.
     public var cachePolicy: CachePolicy
+    /// A content coding (`gzip`) a session applies to the body while it sends it: opt-in per request.
+    /// The session looks the name up in its registry, encodes the body as it is read (never holding it
+    /// whole), sends `Content-Encoding` with the coding's name and, the encoded length being unknown,
+    /// chunked transfer coding. `nil` sends the body as it is. Default `nil`.
+    ///
+    /// A session fails the request with ``SluiceError/Code/contentCodingUnsupported`` when its registry
+    /// has no coding of that name that encodes.
+    public var contentEncoding: String?
 
     /// Creates a request.
     ///

@@ -40,6 +40,8 @@ final class Transfer: @unchecked Sendable {
     unowned(unsafe) var engine: CurlEngine?
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private var bodyStream: (any BodyStream)?
+    /// The coding the body is encoded with while it is sent (``HTTPRequest/contentEncoding``).
+    private var bodyCoding: String?
     private var declaredBodyLength: Int64?
     private var bodyBytesRead: Int64 = 0
     private var failure: SluiceError?
@@ -174,6 +176,7 @@ final class Transfer: @unchecked Sendable {
     private func configureMethodAndBody(_ easy: UnsafeMutableRawPointer, context: UnsafeMutableRawPointer) throws(SluiceError) {
         let method = request.method.rawValue
         bodyStream = nil
+        bodyCoding = nil
         declaredBodyLength = nil
         switch method {
         case "GET" where !request.body.isPresent:
@@ -188,7 +191,7 @@ final class Transfer: @unchecked Sendable {
         if method != "POST" { sluice_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, method) }
         guard request.body.isPresent || ["POST", "PUT", "PATCH"].contains(method) else { return }
         sluice_easy_setopt_long(easy, CURLOPT_POST, 1)
-        let stream: any BodyStream
+        var stream: any BodyStream
         if case .stream(let existing) = request.body {
             // A stream is sent from its first byte: after a redirect, and also when the same request
             // (and so the same stream) was sent or read before. One that cannot start over is sent
@@ -197,6 +200,15 @@ final class Transfer: @unchecked Sendable {
             stream = existing
         } else {
             stream = try request.body.makeStream()
+        }
+        if let name = request.contentEncoding, request.body.isPresent {
+            guard let coding = configuration.registry.contentCoding(named: name), coding.canEncode else {
+                throw SluiceError(
+                    .contentCodingUnsupported, "the session's registry has no content coding named \(name) that encodes",
+                    request: request)
+            }
+            stream = try EncodingBodyStream(stream, coding: coding)
+            bodyCoding = coding.name
         }
         bodyStream = stream
         declaredBodyLength = stream.contentLength
@@ -216,6 +228,7 @@ final class Transfer: @unchecked Sendable {
         // curl computes these from the body it sends.
         headers.remove("Content-Length")
         headers.remove("Transfer-Encoding")
+        if let bodyCoding, let field = try? HTTPHeader(name: "Content-Encoding", value: bodyCoding) { headers.replace(with: field) }
         if !headers.contains("Accept-Encoding"), let accept = configuration.registry.acceptEncoding {
             headers.add(try! HTTPHeader(name: "Accept-Encoding", value: accept))
         }

@@ -18,6 +18,7 @@ public enum ConformanceRunner {
         TransportSuite(),
         SecurityPolicySuite(),
         PluginSuite(),
+        BundledPluginSuite(),
     ]
 
     /// Runs `suites` (default: ``allSuites``) in order. A suite that throws is recorded as failed with

@@ -1,0 +1,187 @@
+import CLibXML2
+import Foundation
+import SluiceCore
+
+/// What one parse keeps while libxml2 calls back into Sluice: where events go, the first error
+/// libxml2 reported, Sluice's own reason to stop (an entity refused, the handler's error), text being
+/// gathered into one event, and the names already turned into Swift strings.
+///
+/// Reached from the callbacks through the parser context's `_private` field; used on the thread that
+/// drives the parse only.
+final class ParseState {
+    /// What the parse produces.
+    enum Output {
+        /// Events handed to a handler (a SAX-style parse; no document is built).
+        case events((XMLEvent) throws(SluiceError) -> Void)
+        /// A libxml2 document (libxml2's own tree builder, with Sluice's refusals).
+        case tree
+    }
+
+    /// What every event touches, behind a pointer: no exclusivity checks or reference counting on the
+    /// hot path (the state is used by one thread at a time).
+    private struct Hot {
+        /// Whether the parse was stopped: `failure` is set, and no event is delivered any more.
+        var stopped = false
+        /// The elements open.
+        var depth = 0
+        var text: [UInt8] = []
+        var cdata: [UInt8] = []
+    }
+
+    let output: Output
+    /// The parser context, set once it exists, for stopping it.
+    var context: xmlParserCtxtPtr?
+    /// Why Sluice stopped the parse, when it did.
+    private(set) var failure: SluiceError?
+    /// libxml2's first error (level error or fatal).
+    private(set) var firstError: XMLDiagnostic?
+    /// The strings of the names libxml2 hands over.
+    let names = NameCache()
+
+    private let handler: ((XMLEvent) throws(SluiceError) -> Void)?
+    private let hot = UnsafeMutablePointer<Hot>.allocate(capacity: 1)
+
+    init(output: Output) {
+        self.output = output
+        if case .events(let handler) = output { self.handler = handler } else { handler = nil }
+        hot.initialize(to: Hot())
+    }
+
+    deinit {
+        hot.deinitialize(count: 1)
+        hot.deallocate()
+    }
+
+    // MARK: Errors
+
+    /// Records libxml2's error when it is the first one that is not a warning.
+    func record(_ error: UnsafePointer<xmlError>) {
+        guard firstError == nil, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+        let message = error.pointee.message.map { String(cString: $0) } ?? "error \(error.pointee.code)"
+        firstError = XMLDiagnostic(
+            line: Int(error.pointee.line), column: Int(error.pointee.int2), code: Int(error.pointee.code),
+            message: message.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// Stops the parse with Sluice's own error; the first reason to stop wins.
+    func stop(with error: SluiceError) {
+        if !hot.pointee.stopped {
+            failure = error
+            hot.pointee.stopped = true
+        }
+        if let context { xmlStopParser(context) }
+    }
+
+    /// Refuses an entity declaration or reference at the parser's current position.
+    func refuseEntity(_ message: String) {
+        let (line, column) = position
+        let diagnostic = XMLDiagnostic(line: line, column: column, code: 0, message: message)
+        stop(with: SluiceError(.xmlEntityRefused, "\(message) (line \(line), column \(column))", underlying: diagnostic))
+    }
+
+    /// The line and column the parser is at.
+    var position: (line: Int, column: Int) {
+        guard let input = context?.pointee.input else { return (0, 0) }
+        return (Int(input.pointee.line), Int(input.pointee.col))
+    }
+
+    /// The error the parse ended with, if any: Sluice's own, else libxml2's first, else a document
+    /// libxml2 found not well-formed without saying why.
+    func outcome() -> SluiceError? {
+        if let failure { return failure }
+        if let firstError { return Self.malformed(firstError) }
+        if let context, context.pointee.wellFormed == 0 {
+            let (line, column) = position
+            return Self.malformed(XMLDiagnostic(
+                line: line, column: column, code: Int(context.pointee.errNo), message: "the document is not well-formed"))
+        }
+        return nil
+    }
+
+    static func malformed(_ diagnostic: XMLDiagnostic) -> SluiceError {
+        SluiceError(
+            .xmlMalformed, "the XML is not well-formed at \(diagnostic)",
+            library: LibraryDiagnostic(library: "libxml2", code: diagnostic.code, message: diagnostic.message),
+            underlying: diagnostic)
+    }
+
+    // MARK: Events
+
+    /// The deepest nesting accepted, libxml2's own limit (which its push parser does not check).
+    static let maximumDepth = 256
+
+    /// Counts an element that starts; past ``maximumDepth`` the parse stops as malformed.
+    @inline(__always)
+    func enter() {
+        hot.pointee.depth += 1
+        if hot.pointee.depth > Self.maximumDepth { refuseDepth() }
+    }
+
+    /// Counts an element that ends.
+    @inline(__always)
+    func leave() { hot.pointee.depth -= 1 }
+
+    private func refuseDepth() {
+        let (line, column) = position
+        stop(with: Self.malformed(XMLDiagnostic(
+            line: line, column: column, code: Int(XML_ERR_INTERNAL_ERROR.rawValue),
+            message: "Excessive depth in document: \(Self.maximumDepth)")))
+    }
+
+    /// A Swift string for a libxml2 name, made once per distinct name.
+    @inline(__always)
+    func name(_ pointer: UnsafePointer<xmlChar>?) -> String? { names.string(pointer) }
+
+    @inline(__always)
+    func deliver(_ event: XMLEvent) {
+        guard !hot.pointee.stopped, let handler else { return }
+        do {
+            try handler(event)
+        } catch {
+            stop(with: error)
+        }
+    }
+
+    /// Gathers character data (or CDATA) into one event; runs longer than
+    /// ``XMLEvent/maximumTextBytes`` are delivered in pieces cut at the same places whatever the chunks.
+    func gather(_ bytes: UnsafePointer<xmlChar>?, count: Int32, cdata isCDATA: Bool) {
+        guard let bytes, count > 0, !hot.pointee.stopped else { return }
+        let chunk = UnsafeBufferPointer(start: bytes, count: Int(count))
+        if isCDATA {
+            if !hot.pointee.text.isEmpty { flushText() }
+            hot.pointee.cdata.append(contentsOf: chunk)
+            while hot.pointee.cdata.count >= XMLEvent.maximumTextBytes { deliverPiece(of: &hot.pointee.cdata, as: XMLEvent.cdata) }
+        } else {
+            if !hot.pointee.cdata.isEmpty { flushText() }
+            hot.pointee.text.append(contentsOf: chunk)
+            while hot.pointee.text.count >= XMLEvent.maximumTextBytes { deliverPiece(of: &hot.pointee.text, as: XMLEvent.characters) }
+        }
+    }
+
+    /// Delivers gathered text before any other event.
+    @inline(__always)
+    func flushText() {
+        if !hot.pointee.text.isEmpty || !hot.pointee.cdata.isEmpty { flushGatheredText() }
+    }
+
+    private func flushGatheredText() {
+        if !hot.pointee.text.isEmpty {
+            let string = String(decoding: hot.pointee.text, as: UTF8.self)
+            hot.pointee.text.removeAll(keepingCapacity: true)
+            deliver(.characters(string))
+        }
+        if !hot.pointee.cdata.isEmpty {
+            let string = String(decoding: hot.pointee.cdata, as: UTF8.self)
+            hot.pointee.cdata.removeAll(keepingCapacity: true)
+            deliver(.cdata(string))
+        }
+    }
+
+    private func deliverPiece(of buffer: inout [UInt8], as event: (String) -> XMLEvent) {
+        var cut = XMLEvent.maximumTextBytes
+        while cut > 0, cut < buffer.count, buffer[cut] & 0xC0 == 0x80 { cut -= 1 }  // not inside a UTF-8 sequence
+        let piece = String(decoding: buffer[..<cut], as: UTF8.self)
+        buffer.removeFirst(cut)
+        deliver(event(piece))
+    }
+}

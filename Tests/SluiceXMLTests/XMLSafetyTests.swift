@@ -1,0 +1,237 @@
+import Foundation
+import SluiceCore
+import SluiceXML
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct MalformedCase: Sendable, CustomTestStringConvertible {
+    let label: String
+    let xml: String
+    let line: Int
+    let column: Int
+    var testDescription: String { label }
+}
+
+@Suite("XML safety and malformed input")
+struct XMLSafetyTests {
+    /// libxml2 reports the column it had read to when it stopped.
+    static let malformed: [MalformedCase] = [
+        MalformedCase(label: "mismatched tags <a><b></a>", xml: "<a><b></a>", line: 1, column: 11),
+        MalformedCase(label: "unclosed root <a>", xml: "<a>", line: 1, column: 4),
+        MalformedCase(label: "truncated document", xml: "<?xml version=\"1.0\"?>\n<root>\n  <item id=\"1\">one</item>\n  <item id=", line: 4, column: 12),
+        MalformedCase(label: "empty body", xml: "", line: 1, column: 1),
+        MalformedCase(label: "whitespace only", xml: "  \n ", line: 2, column: 2),
+        MalformedCase(label: "text outside the root", xml: "<a/>trailing", line: 1, column: 5),
+        MalformedCase(label: "two roots", xml: "<a/><b/>", line: 1, column: 5),
+        MalformedCase(label: "unquoted attribute", xml: "<a x=1/>", line: 1, column: 6),
+        MalformedCase(label: "duplicate attribute", xml: "<a x='1' x='2'/>", line: 1, column: 15),
+        MalformedCase(label: "unbound prefix", xml: "<p:a/>", line: 1, column: 5),
+        MalformedCase(label: "bare ampersand", xml: "<a>fish & chips</a>", line: 1, column: 10),
+        MalformedCase(label: "undeclared entity", xml: "<a>&nbsp;</a>", line: 1, column: 10),
+        MalformedCase(label: "invalid UTF-8", xml: "<a>\u{FFFD}</a>", line: 1, column: 4),
+        MalformedCase(label: "mismatch on a later line", xml: "<a>\n<b>\n</c>\n</a>", line: 3, column: 5),
+    ]
+
+    private func bytes(_ case: MalformedCase) -> [UInt8] {
+        // The invalid UTF-8 case replaces U+FFFD by a lone continuation byte.
+        `case`.label == "invalid UTF-8" ? Array("<a>".utf8) + [0x80] + Array("</a>".utf8) : Array(`case`.xml.utf8)
+    }
+
+    @Test("malformed documents are xml.malformed with line and column, as a tree", arguments: malformed)
+    func malformedTree(case: MalformedCase) {
+        let error = #expect(throws: SluiceError.self) { try XMLTree(parsing: Data(bytes(`case`))) }
+        #expect(error?.code == .xmlMalformed)
+        #expect(error?.xmlDiagnostic?.line == `case`.line)
+        #expect(error?.xmlDiagnostic?.column == `case`.column)
+        #expect(error?.library?.library == "libxml2")
+        #expect(error?.message.contains("line \(`case`.line), column \(`case`.column)") == true)
+    }
+
+    @Test("malformed documents are xml.malformed as events too, in 1-byte and whole chunks", arguments: malformed)
+    func malformedEvents(case: MalformedCase) throws {
+        for chunk in [1, 1 << 16] {
+            let error = #expect(throws: SluiceError.self) { try XMLEventParserTests.events(bytes(`case`), chunk: chunk) }
+            #expect(error?.code == .xmlMalformed, "chunk \(chunk)")
+            #expect(error?.xmlDiagnostic?.line == `case`.line, "chunk \(chunk)")
+        }
+        let whole = #expect(throws: SluiceError.self) { try XMLEventParser.parse(Data(bytes(`case`))) { _ in } }
+        #expect(whole?.code == .xmlMalformed)
+    }
+
+    static let billionLaughs = """
+        <?xml version="1.0"?>
+        <!DOCTYPE lolz [
+          <!ENTITY lol "lol">
+          <!ENTITY lol1 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+          <!ENTITY lol2 "&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;">
+          <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">
+          <!ENTITY lol4 "&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;">
+          <!ENTITY lol5 "&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;">
+          <!ENTITY lol6 "&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;">
+          <!ENTITY lol7 "&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;">
+          <!ENTITY lol8 "&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;">
+          <!ENTITY lol9 "&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;">
+        ]>
+        <lolz>&lol9;</lolz>
+        """
+
+    static let attacks: [(String, String)] = [
+        ("billion laughs", billionLaughs),
+        ("XXE: SYSTEM file:///etc/passwd", """
+            <?xml version="1.0"?>
+            <!DOCTYPE foo [ <!ENTITY xxe SYSTEM "file:///etc/passwd"> ]>
+            <foo>&xxe;</foo>
+            """),
+        ("XXE in an attribute default", """
+            <!DOCTYPE foo [ <!ENTITY xxe SYSTEM "file:///etc/passwd"> <!ATTLIST foo a CDATA "&xxe;"> ]>
+            <foo/>
+            """),
+        ("parameter entity XXE", """
+            <!DOCTYPE foo [ <!ENTITY % remote SYSTEM "file:///etc/passwd"> %remote; ]>
+            <foo/>
+            """),
+        ("network entity", """
+            <!DOCTYPE foo [ <!ENTITY net SYSTEM "http://127.0.0.1:9/evil.dtd"> ]>
+            <foo>&net;</foo>
+            """),
+        ("unparsed entity", """
+            <!DOCTYPE foo [ <!NOTATION gif SYSTEM "image/gif"> <!ENTITY pic SYSTEM "file:///etc/passwd" NDATA gif> ]>
+            <foo/>
+            """),
+        ("quadratic blowup", "<!DOCTYPE a [ <!ENTITY x \"\(String(repeating: "x", count: 100_000))\"> ]><a>\(String(repeating: "&x;", count: 100_000))</a>"),
+        ("undeclared reference with an external DTD", """
+            <!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "file:///etc/passwd">
+            <html>&nbsp;</html>
+            """),
+    ]
+
+    @Test("entity declarations and references are refused: billion laughs, XXE, parameter entities", arguments: attacks.map(\.0))
+    func refused(label: String) throws {
+        let xml = try #require(Self.attacks.first { $0.0 == label }?.1)
+        let passwd = (try? String(contentsOfFile: "/etc/passwd", encoding: .utf8)) ?? "root:x:0:0"
+        let marker = String(passwd.prefix(while: { $0 != "\n" }))
+        let started = ContinuousClock.now
+        let treeError = #expect(throws: SluiceError.self) { try XMLTree(parsing: Data(xml.utf8)) }
+        #expect(ContinuousClock.now - started < .seconds(2))
+        #expect(treeError?.code == .xmlEntityRefused)
+        #expect(treeError?.xmlDiagnostic != nil)
+        var events: [XMLEvent] = []
+        let eventError = #expect(throws: SluiceError.self) {
+            try XMLEventParserTests.events(Array(xml.utf8), chunk: 7).forEach { events.append($0) }
+        }
+        #expect(eventError?.code == .xmlEntityRefused)
+        // Nothing from /etc/passwd anywhere: not in events, messages or diagnostics.
+        for text in [treeError?.description ?? "", eventError?.description ?? "", "\(events)"] {
+            #expect(!text.contains(marker))
+        }
+    }
+
+    @Test("billion laughs is refused with bounded memory")
+    func billionLaughsMemory() throws {
+        let before = Self.residentBytes()
+        for _ in 0..<50 {
+            #expect(throws: SluiceError.self) { try XMLTree(parsing: Data(Self.billionLaughs.utf8)) }
+        }
+        #expect(Self.residentBytes() - before < 64 << 20)
+    }
+
+    @Test("a DTD without entity declarations is read; its external subset is never loaded nor its defaults applied")
+    func harmlessDTD() throws {
+        let xml = """
+            <!DOCTYPE note SYSTEM "file:///etc/passwd" [ <!ELEMENT note (#PCDATA)> <!ATTLIST note kind CDATA "memo"> ]>
+            <note>&lt;hi&gt;</note>
+            """
+        let tree = try XMLTree(parsing: Data(xml.utf8))
+        #expect(tree.root.text == "<hi>")
+        #expect(tree.root.attributes.isEmpty)  // DTD attribute defaults are not applied (no XML_PARSE_DTDATTR)
+        var events: [XMLEvent] = []
+        try XMLEventParser.parse(Data(xml.utf8)) { events.append($0) }
+        #expect(events.first == .startElement(XMLName("note"), attributes: [], namespaces: []))
+    }
+
+    @Test("deeper than 256 levels is malformed (libxml2's limit, kept)")
+    func depth() throws {
+        let deep = String(repeating: "<a>", count: 300) + String(repeating: "</a>", count: 300)
+        #expect((#expect(throws: SluiceError.self) { try XMLTree(parsing: Data(deep.utf8)) })?.code == .xmlMalformed)
+        // The push parser (chunks) is held to the same limit.
+        let streamed = #expect(throws: SluiceError.self) { try XMLEventParserTests.events(Array(deep.utf8), chunk: 100) }
+        #expect(streamed?.code == .xmlMalformed)
+        #expect(streamed?.xmlDiagnostic?.line == 1)
+        let fine = String(repeating: "<a>", count: 200) + String(repeating: "</a>", count: 200)
+        #expect(try XMLTree(parsing: Data(fine.utf8)).root.name.localName == "a")
+    }
+
+    @Test("many parses, trees and XPath queries at once on many threads")
+    func concurrency() async throws {
+        let shared = try XMLTree(parsing: Data(XMLTreeTests.feed.utf8))
+        let ns = ["a": "http://www.w3.org/2005/Atom"]
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<64 {
+                group.addTask {
+                    let xml = "<r n='\(index)'>" + String(repeating: "<i>\(index)</i>", count: 500) + "</r>"
+                    let tree = try XMLTree(parsing: Data(xml.utf8))
+                    #expect(try tree.xpath("count(//i)") == .number(500))
+                    #expect(tree.root.attribute("n") == "\(index)")
+                    var count = 0
+                    try XMLEventParser.parse(Data(xml.utf8)) { if case .startElement = $0 { count += 1 } }
+                    #expect(count == 501)
+                    #expect(try shared.xpath("//a:entry/a:title", namespaces: ns).strings == ["First", "Second"])
+                    let bad = #expect(throws: SluiceError.self) { try XMLTree(parsing: Data("<a><b></a>".utf8)) }
+                    #expect(bad?.xmlDiagnostic?.column == 11)
+                    #expect((#expect(throws: SluiceError.self) { try XMLTree(parsing: Data(Self.billionLaughs.utf8)) })?.code == .xmlEntityRefused)
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    @Test("repeated parses free what libxml2 allocates (no growth over 2,000 parses)")
+    func noLeaks() throws {
+        let xml = Data(("<r xmlns:p='urn:p'>" + String(repeating: "<p:i a='1'>text &amp; more<![CDATA[c]]></p:i>", count: 200) + "</r>").utf8)
+        func round() throws {
+            for _ in 0..<500 {
+                let tree = try XMLTree(parsing: xml)
+                _ = try tree.xpath("//p:i/@a", namespaces: ["p": "urn:p"])
+                try XMLEventParser.parse(xml) { _ in }
+                _ = try? XMLTree(parsing: Data("<a><b></a>".utf8))
+                _ = try? tree.xpath("//[")
+            }
+        }
+        try round()  // warm up caches and the allocator
+        let before = Self.residentBytes()
+        try round()
+        try round()
+        try round()
+        #expect(Self.residentBytes() - before < 48 << 20)
+    }
+
+    /// The process's resident memory, from /proc/self/statm.
+    static func residentBytes() -> Int {
+        guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let pages = statm.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+}
+
+@Suite("libxml2 allocations")
+struct XMLLeakTests {
+    @Test("every block libxml2 allocates is freed (sluice-xml-leakcheck: libxml2's debug allocator, 100 rounds)")
+    func libxml2Allocations() throws {
+        let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("sluice-xml-leakcheck")
+        try #require(FileManager.default.isExecutableFile(atPath: tool.path), "build it with swift build --build-tests")
+        let process = Process()
+        process.executableURL = tool
+        process.arguments = ["100"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(text.contains("leaked: 0 blocks, 0 bytes"), "\(text)")
+    }
+}
