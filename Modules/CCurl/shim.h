@@ -95,6 +95,19 @@ static inline CURLcode sluice_easy_getinfo_pointer(CURL *easy, CURLINFO info, vo
 
 // MARK: the TLS session of a transfer's connection
 
+/* Whether the server of the easy handle's current connection asked for a client certificate,
+   naming the CAs it accepts (its CertificateRequest's certificate authorities): 1 yes, 0 no, -1 when
+   the connection has no OpenSSL session. A server that asks without naming CAs reads as 0. */
+static inline int sluice_tls_client_certificate_requested(CURL *easy) {
+    struct curl_tlssessioninfo *info = NULL;
+    if (curl_easy_getinfo(easy, CURLINFO_TLS_SSL_PTR, &info) != CURLE_OK || info == NULL
+        || info->backend != CURLSSLBACKEND_OPENSSL || info->internals == NULL) {
+        return -1;
+    }
+    STACK_OF(X509_NAME) *names = SSL_get_client_CA_list((SSL *)info->internals);
+    return names != NULL && sk_X509_NAME_num(names) > 0;
+}
+
 /* Hands `each` the certificates of the OpenSSL session behind the easy handle's current connection
    (new or reused), DER, leaf first: the chain OpenSSL verified, up to its trust anchor, when the
    verification succeeded; otherwise the chain the server sent. Returns 1 for a verified chain, 0 for

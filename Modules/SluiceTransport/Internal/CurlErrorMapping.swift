@@ -9,6 +9,10 @@ enum CurlErrorMapping {
         var verifyResult = 0
         /// Whether the trust store held pinned certificates rather than CAs.
         var anchorsArePinned = false
+        /// Whether the server asked for a client certificate, the request had none, and no response
+        /// arrived: a connection dropped then is the server refusing the missing certificate (a
+        /// TLS 1.3 server's alert can be lost to the reset that follows it).
+        var clientCertificateMissing = false
     }
 
     /// The code and a message for a failed transfer.
@@ -25,6 +29,9 @@ enum CurlErrorMapping {
         trust: Trust = Trust()
     ) -> (code: SluiceError.Code, message: String) {
         if let refusal = clientCertificateRefusal(code, message) { return refusal }
+        if trust.clientCertificateMissing, [CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING].contains(code) {
+            return (.clientCertificateRejected, "the server asked for a client certificate, none was given, and it closed the connection")
+        }
         switch code {
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
             return (.cannotResolveHost, "cannot resolve the host name")

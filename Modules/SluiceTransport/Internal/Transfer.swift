@@ -45,6 +45,8 @@ final class Transfer: @unchecked Sendable {
     private var declaredBodyLength: Int64?
     private var bodyBytesRead: Int64 = 0
     private var failure: SluiceError?
+    /// Whether the server asked for a client certificate and this request had none to give.
+    private var clientCertificateRequested = false
     private var pendingStatus = 0
     private var pendingVersion = HTTPVersion.http1_1
     private var pendingHeaders = HTTPHeaders()
@@ -261,7 +263,13 @@ final class Transfer: @unchecked Sendable {
         // libcurl keeps consulting its default CA directory next to a CA blob: a replaced store must
         // not let the system's CAs back in.
         if tls.trustedCertificatesPEM != nil { sluice_easy_setopt_string(easy, CURLOPT_CAPATH, nil) }
-        if tls.serverTrustEvaluator != nil, request.url.scheme?.lowercased() == "https" {
+        // Over https the transfer looks at the connection before the request goes out: the trust
+        // evaluator decides, and a server asking for a client certificate that this request cannot
+        // give is noted, so a connection it then drops reads as a refused client certificate.
+        clientCertificateRequested = false
+        if request.url.scheme?.lowercased() == "https",
+            tls.serverTrustEvaluator != nil || tls.clientIdentity == nil
+        {
             sluice_easy_setopt_prereq_callback(easy, transferPrerequestCallback)
             sluice_easy_setopt_pointer(easy, CURLOPT_PREREQDATA, context)
         }
@@ -428,7 +436,9 @@ final class Transfer: @unchecked Sendable {
     /// The connection is made (or reused) and the request not sent yet: the trust evaluator decides.
     /// Returns `CURL_PREREQFUNC_ABORT` to end the transfer before any request byte goes out.
     func onPrerequest() -> Int32 {
-        guard let easy, let evaluator = tls.serverTrustEvaluator else { return SLUICE_CURL_PREREQFUNC_OK }
+        guard let easy else { return SLUICE_CURL_PREREQFUNC_OK }
+        if tls.clientIdentity == nil { clientCertificateRequested = sluice_tls_client_certificate_requested(easy) == 1 }
+        guard let evaluator = tls.serverTrustEvaluator else { return SLUICE_CURL_PREREQFUNC_OK }
         var certificates: [Data] = []
         let state = withUnsafeMutablePointer(to: &certificates) { pointer in
             sluice_tls_peer_certificates(easy, collectCertificate, pointer)
@@ -545,7 +555,9 @@ final class Transfer: @unchecked Sendable {
         let mapped = CurlErrorMapping.code(
             for: code, message: detail, connected: isConnected,
             elapsed: seconds, resourceTimeout: configuration.resourceTimeout,
-            trust: .init(verifyResult: verifyResult, anchorsArePinned: tls.trustedCertificatesArePinned))
+            trust: .init(
+                verifyResult: verifyResult, anchorsArePinned: tls.trustedCertificatesArePinned,
+                clientCertificateMissing: clientCertificateRequested && responseHead == nil && pendingStatus == 0))
         return attach(SluiceError(mapped.code, mapped.message + (detail.isEmpty ? "" : ": \(detail)"), library: library))
     }
 
