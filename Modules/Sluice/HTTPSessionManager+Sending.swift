@@ -84,12 +84,8 @@ extension HTTPSessionManager {
     private func adapt(_ request: HTTPRequest, with adapter: any RequestAdapter) async throws(SluiceError) -> HTTPRequest {
         do {
             return try await adapter.adapt(request, for: self)
-        } catch let error as SluiceError {
-            throw error
         } catch {
-            throw SluiceError(
-                .requestAdaptationFailed, "a request adapter refused the request: \(error)", request: request,
-                underlying: ForeignError(error))
+            throw SluiceError.wrapping(error, as: .requestAdaptationFailed, "a request adapter refused the request", request: request)
         }
     }
 

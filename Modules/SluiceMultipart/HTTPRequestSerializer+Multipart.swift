@@ -42,12 +42,8 @@ extension HTTPRequestSerializer {
         }
         do {
             try constructingBody(form)
-        } catch let error as SluiceError {
-            throw error
         } catch {
-            throw SluiceError(
-                .multipartConstructionFailed, "the body-building closure failed: \(error)", request: request,
-                underlying: ForeignError(error))
+            throw SluiceError.wrapping(error, as: .multipartConstructionFailed, "the body-building closure failed", request: request)
         }
         return form.finalize(request)
     }

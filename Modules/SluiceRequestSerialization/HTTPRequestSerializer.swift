@@ -172,12 +172,8 @@ public final class HTTPRequestSerializer: RequestSerializer {
             if let closure {
                 do {
                     query = try closure(request, parameters)
-                } catch let error as SluiceError {
-                    throw error
                 } catch {
-                    throw SluiceError(
-                        .queryStringFailed, "the query-string closure failed: \(error)", request: request,
-                        underlying: ForeignError(error))
+                    throw SluiceError.wrapping(error, as: .queryStringFailed, "the query-string closure failed", request: request)
                 }
             } else {
                 query = QueryStringSerialization.serialize(parameters, options: options)

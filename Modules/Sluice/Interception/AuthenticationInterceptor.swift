@@ -66,12 +66,9 @@ public final class AuthenticationInterceptor<Base: Authenticator>: RequestInterc
         do {
             try await state.refresh(ifUsedBy: request, authenticator, session: session, limit: limits)
             return .retry
-        } catch let failure as SluiceError {
-            return .doNotRetryWithError(failure)
         } catch {
-            return .doNotRetryWithError(SluiceError(
-                .authenticationRefreshFailed, "refreshing the credential failed: \(error)", request: request,
-                underlying: ForeignError(error)))
+            return .doNotRetryWithError(
+                SluiceError.wrapping(error, as: .authenticationRefreshFailed, "refreshing the credential failed", request: request))
         }
     }
 
@@ -136,11 +133,8 @@ actor AuthenticationState<Base: Authenticator> {
             self.credential = fresh
             refreshCount += 1
             return fresh
-        } catch let error as SluiceError {
-            throw error
         } catch {
-            throw SluiceError(
-                .authenticationRefreshFailed, "refreshing the credential failed: \(error)", underlying: ForeignError(error))
+            throw SluiceError.wrapping(error, as: .authenticationRefreshFailed, "refreshing the credential failed")
         }
     }
 }

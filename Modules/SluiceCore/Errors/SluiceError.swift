@@ -92,6 +92,22 @@ public struct SluiceError: Error, Sendable, CustomStringConvertible, CustomDebug
     /// The underlying error as a ``SluiceError``, when it is one.
     public var underlyingSluiceError: SluiceError? { underlying as? SluiceError }
 
+    /// `error` itself when it is a ``SluiceError``, else a new error with `code` whose message is
+    /// `message` followed by the error's description, wrapping it in a ``ForeignError``: what a
+    /// Sluice API throws when a closure it was given throws.
+    ///
+    /// - Parameters:
+    ///   - error: The error a closure threw.
+    ///   - code: The code for an error that is not a ``SluiceError``.
+    ///   - message: What failed, without the error's description.
+    ///   - request: The request it concerns. Default `nil`.
+    public static func wrapping(
+        _ error: any Error, as code: Code, _ message: String, request: HTTPRequest? = nil
+    ) -> SluiceError {
+        if let error = error as? SluiceError { return error }
+        return SluiceError(code, "\(message): \(error)", request: request, underlying: ForeignError(error))
+    }
+
     /// `code: message`, followed by the library diagnostic and the underlying error when present.
     public var description: String {
         var text = "\(code): \(message)"
