@@ -58,9 +58,17 @@ struct XMLLeakCheck {
         let abandoned = try XMLEventParser { _ in }  // dropped mid-document
         try abandoned.feed(document.prefix(50))
         _ = try? XMLEventParser.parse(document) { (_) throws(SluiceError) in throw SluiceError(.pluginFailed, "stop") }
+        try XMLBorrowedEventParser.parse(document) { _ in }
+        let borrowing = try XMLBorrowedEventParser { _ in }
+        for byte in document { try borrowing.feed(Data([byte])) }
+        try borrowing.finish()
+        let abandonedBorrowing = try XMLBorrowedEventParser { _ in }  // dropped mid-document
+        try abandonedBorrowing.feed(document.prefix(50))
+        _ = try? XMLBorrowedEventParser.parse(document) { (_) throws(SluiceError) in throw SluiceError(.pluginFailed, "stop") }
         for xml in refused + malformed {
             _ = try? XMLTree(parsing: Data(xml.utf8))
             _ = try? XMLEventParser.parse(Data(xml.utf8)) { _ in }
+            _ = try? XMLBorrowedEventParser.parse(Data(xml.utf8)) { _ in }
         }
     }
 }

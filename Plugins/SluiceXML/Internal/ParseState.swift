@@ -13,6 +13,8 @@ final class ParseState {
     enum Output {
         /// Events handed to a handler (a SAX-style parse; no document is built).
         case events((XMLEvent) throws(SluiceError) -> Void)
+        /// Borrowed events handed to a handler: views of libxml2's buffers, no values made.
+        case borrowedEvents((XMLBorrowedEvent) throws(SluiceError) -> Void)
         /// A libxml2 document (libxml2's own tree builder, with Sluice's refusals).
         case tree
     }
@@ -39,17 +41,34 @@ final class ParseState {
     let names = NameCache()
 
     private let handler: ((XMLEvent) throws(SluiceError) -> Void)?
+    private let borrowedHandler: ((XMLBorrowedEvent) throws(SluiceError) -> Void)?
     private let hot = UnsafeMutablePointer<Hot>.allocate(capacity: 1)
+    /// The attribute values of the element starting, for borrowed events.
+    private let attributeValues = UnsafeMutablePointer<AttributeValueTable>.allocate(capacity: 1)
 
     init(output: Output) {
         self.output = output
-        if case .events(let handler) = output { self.handler = handler } else { handler = nil }
+        switch output {
+        case .events(let handler):
+            self.handler = handler
+            borrowedHandler = nil
+        case .borrowedEvents(let handler):
+            self.handler = nil
+            borrowedHandler = handler
+        case .tree:
+            handler = nil
+            borrowedHandler = nil
+        }
         hot.initialize(to: Hot())
+        attributeValues.initialize(to: AttributeValueTable())
     }
 
     deinit {
         hot.deinitialize(count: 1)
         hot.deallocate()
+        attributeValues.pointee.release()
+        attributeValues.deinitialize(count: 1)
+        attributeValues.deallocate()
     }
 
     // MARK: Errors
@@ -140,6 +159,26 @@ final class ParseState {
         } catch {
             stop(with: error)
         }
+    }
+
+    /// Delivers a borrowed event, unless the parse was stopped; a handler's error stops it.
+    @inline(__always)
+    func deliver(borrowed event: XMLBorrowedEvent) {
+        guard !hot.pointee.stopped, let borrowedHandler else { return }
+        do {
+            try borrowedHandler(event)
+        } catch {
+            stop(with: error)
+        }
+    }
+
+    /// The values of a SAX2 attribute array's first `count` attributes, entity references replaced;
+    /// valid until the next start element.
+    @inline(__always)
+    func borrowAttributeValues(
+        _ fields: UnsafePointer<UnsafePointer<xmlChar>?>, count: Int
+    ) -> UnsafePointer<UnsafeBufferPointer<UInt8>> {
+        attributeValues.pointee.load(fields, count: count)
     }
 
     /// Gathers character data (or CDATA) into one event; runs longer than

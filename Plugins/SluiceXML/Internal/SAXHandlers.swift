@@ -2,7 +2,8 @@ import CLibXML2
 import SluiceCore
 
 /// The SAX handlers Sluice gives libxml2: the event handlers of a streaming parse, and the
-/// refusals and error capture that both kinds of parse use.
+/// refusals and error capture that every kind of parse uses (events, borrowed events, tree); the
+/// borrowed events' own handlers are ``BorrowedSAXHandlers``.
 ///
 /// Every callback receives the parser context as its user data and finds the ``ParseState`` in the
 /// context's `_private` field.
@@ -11,7 +12,8 @@ enum SAXHandlers {
     /// for a tree, libxml2's tree builder with the refusals and error capture on top.
     static func install(on context: xmlParserCtxtPtr, for output: ParseState.Output) {
         guard let sax = context.pointee.sax else { return }
-        if case .events = output {
+        switch output {
+        case .events:
             sax.pointee = xmlSAXHandler()
             sax.pointee.initialized = UInt32(XML_SAX2_MAGIC)
             sax.pointee.startElementNs = startElement
@@ -21,6 +23,12 @@ enum SAXHandlers {
             sax.pointee.cdataBlock = cdataBlock
             sax.pointee.comment = comment
             sax.pointee.processingInstruction = processingInstruction
+        case .borrowedEvents:
+            sax.pointee = xmlSAXHandler()
+            sax.pointee.initialized = UInt32(XML_SAX2_MAGIC)
+            BorrowedSAXHandlers.install(on: sax)
+        case .tree:
+            break
         }
         sax.pointee.entityDecl = entityDeclaration
         sax.pointee.unparsedEntityDecl = unparsedEntityDeclaration
@@ -34,7 +42,7 @@ enum SAXHandlers {
 /// Runs `body` with the parse's state, without retaining it (the parser context owner keeps it alive
 /// while libxml2 calls back).
 @inline(__always)
-private func withState(_ context: UnsafeMutableRawPointer?, _ body: (ParseState) -> Void) {
+func withState(_ context: UnsafeMutableRawPointer?, _ body: (ParseState) -> Void) {
     let parser = context!.assumingMemoryBound(to: xmlParserCtxt.self)
     Unmanaged<ParseState>.fromOpaque(parser.pointee._private)._withUnsafeGuaranteedRef(body)
 }

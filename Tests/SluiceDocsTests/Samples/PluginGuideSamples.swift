@@ -20,6 +20,15 @@ enum XMLSamples {
         }
     }
 
+    static func borrowedEvents(data: Data) throws -> [String] {
+        var links: [String] = []
+        try XMLBorrowedEventParser.parse(data) { event in
+            guard case .startElement(let name, let attributes, _) = event, name.localName == "link" else { return }
+            if let href = attributes.value(of: "href") { links.append(href.string) }  // copy what you keep
+        }
+        return links
+    }
+
     static func errors() {
         do { _ = try XMLTree(parsing: Data("<a><b></a>".utf8)) } catch {
             print(error.code, error.xmlDiagnostic!.line, error.xmlDiagnostic!.column)   // xml.malformed 1 11

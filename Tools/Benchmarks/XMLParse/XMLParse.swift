@@ -5,8 +5,8 @@ import SluiceXML
 
 /// `xml-parse [MEGABYTES [ONLY]]`: parses one generated document (default 40 MB: a namespaced feed of entries
 /// with attributes, text, entity references and CDATA) with SluiceXML's event parser (in memory, and
-/// pushed in 64 KiB chunks), SluiceXML's tree, FoundationXML's `XMLParser` (events) and `XMLDocument`
-/// (tree), best of three each, and
+/// pushed in 64 KiB chunks), its borrowed event parser (in memory, and pushed in 64 KiB and 1 MiB chunks),
+/// SluiceXML's tree, FoundationXML's `XMLParser` (events) and `XMLDocument` (tree), best of three each, and
 /// prints a Markdown table with each one's throughput and its ratio to `XMLParser`. With ONLY, runs only
 /// the parsers whose label contains it (for profiling one).
 /// Tools/Benchmarks/xml.sh runs it in release mode.
@@ -27,7 +27,9 @@ struct XMLParse {
                 let counts = try body()
                 let elapsed = ContinuousClock.now - started
                 best = min(best, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
-                guard counts.elements == expected.elements else {
+                // Sluice's event parsers must also agree on the text, byte for byte in count.
+                let textAgrees = !label.contains("EventParser") || counts.textBytes == expected.textBytes
+                guard counts.elements == expected.elements, textAgrees else {
                     throw Mismatch(label: label, counts: counts, expected: expected)
                 }
             }
@@ -37,6 +39,9 @@ struct XMLParse {
         try measure("Foundation `XMLParser` (namespaces off)") { try countWithFoundation(document, namespaces: false) }
         try measure("SluiceXML `XMLEventParser.parse(_:)` (in memory)") { try countWithEvents(document) }
         try measure("SluiceXML `XMLEventParser` fed 64 KiB chunks") { try countWithChunks(document) }
+        try measure("SluiceXML `XMLBorrowedEventParser.parse(_:)` (in memory)") { try countWithBorrowedEvents(document) }
+        try measure("SluiceXML `XMLBorrowedEventParser` fed 64 KiB chunks") { try countWithBorrowedChunks(document, size: 64 << 10) }
+        try measure("SluiceXML `XMLBorrowedEventParser` fed 1 MiB chunks") { try countWithBorrowedChunks(document, size: 1 << 20) }
         try measure("SluiceXML `XMLTree(parsing:)`") { try countWithTree(document) }
         try measure("Foundation `XMLDocument(data:)` (tree)") { try countWithFoundationDocument(document) }
 
@@ -59,7 +64,9 @@ struct XMLParse {
         let label: String
         let counts: Counts
         let expected: Counts
-        var description: String { "\(label) counted \(counts.elements) elements, expected \(expected.elements)" }
+        var description: String {
+            "\(label) counted \(counts.elements) elements and \(counts.textBytes) text bytes, expected \(expected.elements) and \(expected.textBytes)"
+        }
     }
 
     static func countWithEvents(_ document: Data) throws -> Counts {
@@ -87,6 +94,39 @@ struct XMLParse {
             var offset = 0
             while offset < bytes.count {
                 let end = min(offset + 65_536, bytes.count)
+                try parser.feed(UnsafeRawBufferPointer(rebasing: bytes[offset..<end]))
+                offset = end
+            }
+        }
+        try parser.finish()
+        return counts
+    }
+
+    static func countWithBorrowedEvents(_ document: Data) throws -> Counts {
+        var counts = Counts()
+        try XMLBorrowedEventParser.parse(document) { event in
+            switch event {
+            case .startElement: counts.elements += 1
+            case .characters(let text), .cdata(let text): counts.textBytes += text.count
+            default: break
+            }
+        }
+        return counts
+    }
+
+    static func countWithBorrowedChunks(_ document: Data, size: Int) throws -> Counts {
+        var counts = Counts()
+        let parser = try XMLBorrowedEventParser { event in
+            switch event {
+            case .startElement: counts.elements += 1
+            case .characters(let text), .cdata(let text): counts.textBytes += text.count
+            default: break
+            }
+        }
+        try document.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let end = min(offset + size, bytes.count)
                 try parser.feed(UnsafeRawBufferPointer(rebasing: bytes[offset..<end]))
                 offset = end
             }
