@@ -13,7 +13,7 @@ enum Support {
         configuration.completionQueue = DispatchQueue(label: "sluice.tests.completion")
         return HTTPSessionManager(
             baseURL: try httpbin(), configuration: configuration, interceptor: interceptor,
-            logger: logger ?? Logger(label: "sluice.tests"))
+            logger: logger ?? Logger(label: "sluice.tests") { _ in SwiftLogNoOpLogHandler() })
     }
 
     static func json(_ value: (any Sendable)?) throws -> [String: Parameters] {
