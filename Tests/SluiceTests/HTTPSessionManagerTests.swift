@@ -18,7 +18,8 @@ struct HTTPSessionManagerTests {
         #expect(HTTPSessionManager().baseURL == nil)
         #expect(manager.requestSerializer is HTTPRequestSerializer)
         #expect(manager.responseSerializer is JSONResponseSerializer)
-        #expect(manager.registry.plugin(named: "gzip") != nil)
+        for plugin in ["gzip", "xml", "plist"] { #expect(manager.registry.plugin(named: plugin) != nil, "\(plugin)") }
+        #expect(manager.registry.responseSerializer(for: MediaType("application/atom+xml")!) is XMLResponseSerializer)
     }
 
     @Test("every verb reaches httpbin with its parameters and the overriding header", arguments: [
@@ -101,6 +102,16 @@ struct HTTPSessionManagerTests {
         #expect(posted.value.form == ["a": "b"])
         let mismatch = await #expect(throws: SluiceError.self) { try await manager.get("json", as: Echo.self) }
         #expect(mismatch?.code == .decodingFailed)
+    }
+
+    @Test("the bundled plugins serve the manager: XML from httpbin /xml, gzip from /gzip")
+    func bundledPlugins() async throws {
+        let manager = try Support.manager()
+        let xml = try await manager.send(try manager.request(.get, "xml"), serializer: XMLResponseSerializer())
+        let titles = try #require(xml.value).xpath("//slide/title").strings
+        #expect(titles.contains("Overview"))
+        let gzip = try Support.json(try await manager.get("gzip").value)
+        #expect(gzip["gzipped"] == .bool(true))
     }
 
     @Test("download progress of a GET and upload progress of a multipart POST reach 1.0")
