@@ -101,6 +101,8 @@ extension HTTPSessionManager {
     }
 
     private func log(_ received: DataResponse, attempt: Int) {
+        // Built for every response otherwise: skip the metadata when nothing at info would be kept.
+        guard logger.logLevel <= .info else { return }
         var metadata: Logger.Metadata = [
             "status": "\(received.response.statusCode)",
             "attempt": "\(attempt)",

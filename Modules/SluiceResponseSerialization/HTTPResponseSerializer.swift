@@ -67,16 +67,11 @@ public struct HTTPResponseSerializer: ResponseSerializer {
 }
 
 extension HTTPResponseSerializer {
-    /// Whether the response has no content by its status or method (`204`, `205`, the answer to a
-    /// `HEAD`); for such a response only the status is checked, since servers label empty answers with
-    /// any `Content-Type` (httpbin's `/status/204` says `text/html`). Serializers that give no value for
-    /// no content call this first.
-    ///
-    /// - Throws: ``SluiceError`` with code ``SluiceError/Code/unacceptableStatusCode`` when the response
-    ///   has no content and its status is not acceptable.
-    public func validateNoContent(request: HTTPRequest?, response: HTTPResponse, body: Data?) throws(SluiceError) -> Bool {
-        guard response.statusCode == 204 || response.statusCode == 205 || request?.method == .head else { return false }
-        try HTTPResponseSerializer(acceptableStatusCodes: acceptableStatusCodes).validate(request: request, response: response, body: body)
-        return true
+    /// Whether the response has no content by its status or method: `204`, `205`, or the answer to a
+    /// `HEAD`. Such a response passes ``validate(request:response:body:)`` whatever `Content-Type` it
+    /// names (servers label empty answers with any type: httpbin's `/status/204` says `text/html`), and
+    /// serializers give no value for it.
+    public static func isNoContent(request: HTTPRequest?, response: HTTPResponse) -> Bool {
+        response.statusCode == 204 || response.statusCode == 205 || request?.method == .head
     }
 }

@@ -24,8 +24,8 @@ public struct PropertyListResponseSerializer: ResponseSerializer {
     /// - Throws: The validation errors, or ``SluiceError/Code/propertyListInvalidData`` for a body that is
     ///   not a property list (JSON, for example).
     public func serialize(request: HTTPRequest?, response: HTTPResponse, body: Data?) throws(SluiceError) -> Parameters? {
-        if try validation.validateNoContent(request: request, response: response, body: body) { return nil }
         try validation.validate(request: request, response: response, body: body)
+        if HTTPResponseSerializer.isNoContent(request: request, response: response) { return nil }
         guard let body, !body.isEmpty else { return nil }
         guard let format = PropertyListFormatDetector.format(of: body), format != .openStep || body.first == UInt8(ascii: "(") || !Self.looksLikeJSON(body) else {
             throw SluiceError(.propertyListInvalidData, "the body is not a property list", request: request, response: response, body: body)

@@ -46,8 +46,8 @@ public struct XMLResponseSerializer: ResponseSerializer {
     ///   ``SluiceCore/SluiceError/Code/xmlMalformed`` and ``SluiceCore/SluiceError/Code/xmlEntityRefused``
     ///   carrying the request, the response and the body.
     public func serialize(request: HTTPRequest?, response: HTTPResponse, body: Data?) throws(SluiceError) -> XMLTree? {
-        if try validation.validateNoContent(request: request, response: response, body: body) { return nil }
         try validation.validate(request: request, response: response, body: body)
+        if HTTPResponseSerializer.isNoContent(request: request, response: response) { return nil }
         do {
             return try XMLTree(parsing: body ?? Data())
         } catch {

@@ -179,10 +179,7 @@ struct XMLBorrowedEventParserTests {
     @Test("borrowed events from an async sequence of chunks")
     func asyncChunks() async throws {
         let bytes = Array(XMLTreeTests.feed.utf8)
-        let chunks = AsyncStream<Data> { continuation in
-            for start in stride(from: 0, to: bytes.count, by: 5) { continuation.yield(Data(bytes[start..<min(start + 5, bytes.count)])) }
-            continuation.finish()
-        }
+        let chunks = XMLEventParserTests.chunks(bytes, size: 5)
         var events: [XMLEvent] = []
         try await XMLBorrowedEventParser.parse(chunks) { events.append($0.event) }
         #expect(Self.joiningText(events) == Self.joiningText(try XMLEventParserTests.events(XMLTreeTests.feed)))

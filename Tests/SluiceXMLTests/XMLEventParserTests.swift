@@ -76,6 +76,14 @@ struct XMLEventParserTests {
         #expect(texts.allSatisfy { $0.utf8.count <= XMLEvent.maximumTextBytes })
     }
 
+    /// `bytes` as an async sequence of `size`-byte chunks, as `SessionManager.bytes(for:)` delivers a body.
+    static func chunks(_ bytes: [UInt8], size: Int) -> AsyncStream<Data> {
+        AsyncStream { continuation in
+            for start in stride(from: 0, to: bytes.count, by: size) { continuation.yield(Data(bytes[start..<min(start + size, bytes.count)])) }
+            continuation.finish()
+        }
+    }
+
     @Test("a handler that throws stops the parse with its error; no event follows")
     func handlerError() throws {
         var seen = 0
@@ -94,10 +102,7 @@ struct XMLEventParserTests {
     @Test("events from an async sequence of chunks, as SessionManager.bytes(for:) gives them")
     func asyncChunks() async throws {
         let bytes = Array(XMLTreeTests.feed.utf8)
-        let chunks = AsyncStream<Data> { continuation in
-            for start in stride(from: 0, to: bytes.count, by: 5) { continuation.yield(Data(bytes[start..<min(start + 5, bytes.count)])) }
-            continuation.finish()
-        }
+        let chunks = XMLEventParserTests.chunks(bytes, size: 5)
         var events: [XMLEvent] = []
         try await XMLEventParser.parse(chunks) { events.append($0) }
         #expect(events == (try Self.events(XMLTreeTests.feed)))

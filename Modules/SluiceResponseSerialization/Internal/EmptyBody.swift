@@ -5,7 +5,7 @@ import SluiceCore
 /// answer to a `HEAD`, or a body that is empty or only whitespace.
 enum EmptyBody {
     static func isEmpty(request: HTTPRequest?, response: HTTPResponse, body: Data?) -> Bool {
-        if response.statusCode == 204 || response.statusCode == 205 || request?.method == .head { return true }
+        if HTTPResponseSerializer.isNoContent(request: request, response: response) { return true }
         return (body ?? Data()).allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
     }
 }

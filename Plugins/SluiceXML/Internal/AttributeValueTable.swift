@@ -6,7 +6,7 @@ import Musl
 import Darwin
 #endif
 
-/// The attribute values of one start element for borrowed events: views of libxml2's buffer, or of a
+/// The attribute values of one start element, for both event parsers: views of libxml2's buffer, or of a
 /// scratch buffer for a value whose `&` libxml2 wrote as `&#38;` (SAX2 without entity substitution
 /// does; the tree builder decodes it the same way). Both buffers grow as needed and are reused, so a
 /// start element allocates nothing once they are large enough.

@@ -47,21 +47,6 @@ func withState(_ context: UnsafeMutableRawPointer?, _ body: (ParseState) -> Void
     Unmanaged<ParseState>.fromOpaque(parser.pointee._private)._withUnsafeGuaranteedRef(body)
 }
 
-/// An attribute value as libxml2 hands it to a SAX2 handler without entity substitution: every `&`
-/// it contains was written by libxml2 as `&#38;` (the tree builder decodes it the same way).
-private func attributeValue(_ start: UnsafePointer<xmlChar>, _ end: UnsafePointer<xmlChar>) -> String {
-    let bytes = UnsafeBufferPointer(start: start, count: end - start)
-    guard bytes.contains(UInt8(ascii: "&")) else { return String(decoding: bytes, as: UTF8.self) }
-    var decoded: [UInt8] = []
-    decoded.reserveCapacity(bytes.count)
-    var index = 0
-    while index < bytes.count {
-        decoded.append(bytes[index])
-        index += bytes[index] == UInt8(ascii: "&") && bytes[index...].starts(with: Array("&#38;".utf8)) ? 5 : 1
-    }
-    return String(decoding: decoded, as: UTF8.self)
-}
-
 private let startElement: startElementNsSAX2Func = {
     context, localName, prefix, uri, namespaceCount, namespaceList, attributeCount, defaultedCount, attributeList in
     withState(context) { state in
@@ -82,12 +67,14 @@ private let startElement: startElementNsSAX2Func = {
         let written = Int(attributeCount) - Int(defaultedCount)
         if written > 0, let attributeList {
             attributes.reserveCapacity(written)
+            // The values with libxml2's `&#38;` decoded, as the borrowing parse sees them.
+            let values = state.borrowAttributeValues(UnsafePointer(attributeList), count: written)
             for index in 0..<written {
                 let fields = attributeList + 5 * index
-                guard let start = fields[3], let end = fields[4] else { continue }
+                guard fields[3] != nil, fields[4] != nil else { continue }
                 attributes.append(XMLAttribute(
                     name: XMLName(state.name(fields[0]) ?? "", prefix: state.name(fields[1]), namespaceURI: state.name(fields[2])),
-                    value: attributeValue(start, end)))
+                    value: String(decoding: values[index], as: UTF8.self)))
             }
         }
         state.deliver(.startElement(name, attributes: attributes, namespaces: namespaces))
