@@ -332,7 +332,7 @@ public final class SessionManager: Sendable, TaskController {
 
     private func makeTask(
         kind: SessionTask.Kind, request: HTTPRequest, sink: any ResponseSink,
-        completion: @escaping @Sendable (Result<Transfer.Outcome, SluiceError>) -> Void
+        completion: @escaping @Sendable (Result<Completed, SluiceError>) -> Void
     ) -> SessionTask {
         let (id, invalidated) = state.withLock { state -> (Int, Bool) in
             defer { state.nextID += 1 }
@@ -342,12 +342,14 @@ public final class SessionManager: Sendable, TaskController {
         let transfer = Transfer(task: task, request: request, configuration: configuration, sink: sink) { [weak self] result in
             let error = result.failure
             let metrics = try? result.get().metrics
+            var response: HTTPResponse?
             // The task completes once: a cancel racing the engine's own completion finds it completed.
             let continuations = task.mutable.withLock { state -> [AsyncStream<TransferProgress>.Continuation]? in
                 guard state.state != .completed else { return nil }
                 state.state = .completed
                 state.error = error
                 state.metrics = metrics ?? state.metrics
+                if case .success = result { response = state.madeResponse() }
                 let continuations = Array(state.progressContinuations.values)
                 state.progressContinuations.removeAll()
                 return continuations
@@ -356,13 +358,18 @@ public final class SessionManager: Sendable, TaskController {
             self?.state.withLock { _ = $0.transfers.removeValue(forKey: task.id) }
             for continuation in continuations { continuation.finish() }
             // Observers first, then the task's own completion.
-            var userInfo: [String: any Sendable] = [:]
-            if let error { userInfo[Self.errorUserInfoKey] = error }
-            if let metrics { userInfo[Self.metricsUserInfoKey] = metrics }
-            self?.notify(.sluiceTaskDidComplete, task, userInfo: userInfo) {
+            self?.notify(
+                .sluiceTaskDidComplete, task,
+                userInfo: {
+                    var userInfo: [String: any Sendable] = [:]
+                    if let error { userInfo[Self.errorUserInfoKey] = error }
+                    if let metrics { userInfo[Self.metricsUserInfoKey] = metrics }
+                    return userInfo
+                }
+            ) {
                 $0.taskDidComplete(task, error: error, metrics: metrics)
             }
-            completion(result)
+            completion(result.map { Completed(request: $0.request, response: response ?? $0.head.makeResponse(), metrics: $0.metrics) })
         }
         if invalidated {
             transfer.completion(.failure(SluiceError(.sessionInvalidated, "the session was invalidated", request: request)))
@@ -372,13 +379,15 @@ public final class SessionManager: Sendable, TaskController {
         return task
     }
 
+    /// Tells the event monitors and, when the configuration asks for it, posts `name` (its `userInfo`
+    /// is made only then).
     private func notify(
-        _ name: Notification.Name, _ task: SessionTask, userInfo: [String: any Sendable]? = nil,
+        _ name: Notification.Name, _ task: SessionTask, userInfo: () -> [String: any Sendable]? = { nil },
         monitor: (any EventMonitor) -> Void
     ) {
         for eventMonitor in eventMonitors { monitor(eventMonitor) }
         if configuration.postsTaskNotifications {
-            NotificationCenter.default.post(name: name, object: task, userInfo: userInfo)
+            NotificationCenter.default.post(name: name, object: task, userInfo: userInfo())
         }
     }
 
@@ -389,7 +398,9 @@ public final class SessionManager: Sendable, TaskController {
     ) async throws(SluiceError) -> Value {
         let holder = Locked<SessionTask?>(nil)
         let result: Result<Value, SluiceError> = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
+            // The task completes exactly once (the completion closure guards it), so the unchecked
+            // continuation is resumed exactly once.
+            await withUnsafeContinuation { continuation in
                 let task = make { continuation.resume(returning: $0) }
                 holder.withLock { $0 = task }
                 didCreateTask?(task)
@@ -401,6 +412,13 @@ public final class SessionManager: Sendable, TaskController {
         }
         return try result.get()
     }
+}
+
+/// A task's successful end as its completion sees it: the final request, the response and the metrics.
+private struct Completed {
+    let request: HTTPRequest
+    let response: HTTPResponse
+    let metrics: TaskMetrics
 }
 
 extension Result {

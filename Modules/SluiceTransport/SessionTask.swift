@@ -80,11 +80,19 @@ public final class SessionTask: Sendable, Identifiable, CustomStringConvertible 
     struct Mutable: Sendable {
         var state: State = .suspended
         var currentRequest: HTTPRequest
+        /// The head as received; ``response`` is made from it when first asked for.
+        var head: ResponseHead?
         var response: HTTPResponse?
         var error: SluiceError?
         var metrics: TaskMetrics?
         var progressContinuations: [UUID: AsyncStream<TransferProgress>.Continuation] = [:]
         var startRequested = false
+
+        /// The response, made from the head at the first call.
+        mutating func madeResponse() -> HTTPResponse? {
+            if response == nil, let head { response = head.makeResponse() }
+            return response
+        }
     }
     let mutable: Locked<Mutable>
     let controller: any TaskController
@@ -100,7 +108,7 @@ public final class SessionTask: Sendable, Identifiable, CustomStringConvertible 
     /// The request being sent now (after redirects).
     public var currentRequest: HTTPRequest { mutable.withLock { $0.currentRequest } }
     /// The response head, once it arrived.
-    public var response: HTTPResponse? { mutable.withLock { $0.response } }
+    public var response: HTTPResponse? { mutable.withLock { $0.madeResponse() } }
     /// The state.
     public var state: State { mutable.withLock { $0.state } }
     /// The error the task ended with, once completed with one.

@@ -17,7 +17,7 @@ import Darwin
 /// counter.withLock { $0 += 1 }
 /// ```
 public final class Locked<Value: Sendable>: @unchecked Sendable {
-    private let storage: LockedStorage<Value>
+    @usableFromInline let storage: LockedStorage<Value>
 
     /// Guards `value`.
     public init(_ value: Value) { storage = LockedStorage.make(value) }
@@ -25,12 +25,14 @@ public final class Locked<Value: Sendable>: @unchecked Sendable {
     /// Runs `body` with exclusive access to the value and returns what it returns.
     ///
     /// - Throws: What `body` throws; the lock is released either way.
+    @inlinable
     public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
         try storage.withLock(body)
     }
 }
 
 /// The value (header) and the mutex (element) of a ``Locked``, in one heap block.
+@usableFromInline
 final class LockedStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> {
     static func make(_ value: Value) -> LockedStorage {
         let buffer = create(minimumCapacity: 1) { _ in value }
@@ -49,7 +51,7 @@ final class LockedStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> {
         }
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
         try withUnsafeMutablePointers { (value, mutex) throws(Failure) -> Result in
             pthread_mutex_lock(mutex)

@@ -35,6 +35,27 @@ public struct HTTPHeader: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(name): \(value)" }
 }
 
+extension HTTPHeader {
+    /// Reads one received field line (`Name: value`, line ending already removed) as the transport
+    /// gets it from the wire, checking the bytes as ``init(name:value:)`` checks strings.
+    ///
+    /// Returns `nil` for a line that is not a valid field: no colon, a name that is not a token, or a
+    /// value with control characters other than tab.
+    package init?(fieldLine line: UnsafeRawBufferPointer) {
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { return nil }
+        for index in 0..<colon where !HTTPToken.isTokenByte(line[index]) { return nil }
+        var start = colon + 1, end = line.count
+        while start < end, line[start] == UInt8(ascii: " ") || line[start] == UInt8(ascii: "\t") { start += 1 }
+        while end > start, line[end - 1] == UInt8(ascii: " ") || line[end - 1] == UInt8(ascii: "\t") { end -= 1 }
+        for index in start..<end {
+            let byte = line[index]
+            if (byte < 0x20 && byte != UInt8(ascii: "\t")) || byte == 0x7f { return nil }
+        }
+        self.name = String(decoding: UnsafeRawBufferPointer(rebasing: line[..<colon]), as: UTF8.self)
+        self.value = String(decoding: UnsafeRawBufferPointer(rebasing: line[start..<end]), as: UTF8.self)
+    }
+}
+
 extension String {
     /// The string without leading and trailing spaces and horizontal tabs (HTTP's optional whitespace).
     func trimmingHTTPWhitespace() -> String {

@@ -91,6 +91,9 @@ public struct HTTPHeaders: Sendable, Hashable, CustomStringConvertible {
     /// Appends a field that was already checked.
     public mutating func add(_ field: HTTPHeader) { fields.append(field) }
 
+    /// Makes room for `count` fields in all.
+    package mutating func reserveCapacity(_ count: Int) { fields.reserveCapacity(count) }
+
     /// Sets the one value of `name`: the first field of that name takes the new value and the other
     /// fields of that name are removed; when there is none the field is appended. A `nil` value removes
     /// every field of that name.
@@ -196,9 +199,16 @@ public struct HTTPHeaders: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether two names are equal ignoring ASCII case. Token names are ASCII.
     static func namesMatch(_ lhs: String, _ rhs: String) -> Bool {
-        let left = lhs.utf8, right = rhs.utf8
-        guard left.count == right.count else { return false }
-        return zip(left, right).allSatisfy { asciiLower($0) == asciiLower($1) }
+        guard lhs.utf8.count == rhs.utf8.count else { return false }
+        var left = lhs, right = rhs
+        return left.withUTF8 { left in
+            right.withUTF8 { right in
+                for index in 0..<left.count where left[index] != right[index] {
+                    if asciiLower(left[index]) != asciiLower(right[index]) { return false }
+                }
+                return true
+            }
+        }
     }
 
     private static func asciiLower(_ byte: UInt8) -> UInt8 {

@@ -32,6 +32,8 @@ final class CurlEngine: @unchecked Sendable {
     /// Transfers paused by a self-pacing body stream, resumed when their time comes.
     private var paced: [Transfer] = []
     private var stopping: Bool?  // nil: running; true: cancel everything; false: drain
+    /// Transfers that ended in this turn of the loop, handed to their completions together.
+    private var ended: [(Transfer, Result<Transfer.Outcome, SluiceError>)] = []
 
     init(configuration: SessionConfiguration) throws(SluiceError) {
         guard CurlGlobal.ensureInitialized(), let multi = curl_multi_init(), let share = curl_share_init(),
@@ -88,7 +90,10 @@ final class CurlEngine: @unchecked Sendable {
             for command in batch { handle(command) }
             if let cancelling = stopping, active.isEmpty || cancelling {
                 if cancelling { cancelAll() }
-                if active.isEmpty { break }
+                if active.isEmpty {
+                    deliverEnded()
+                    break
+                }
             }
             curl_multi_perform(multi, &running)
             var queued: Int32 = 0
@@ -96,6 +101,7 @@ final class CurlEngine: @unchecked Sendable {
                 guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
                 finish(easy, code: message.pointee.data.result)
             }
+            deliverEnded()
             // Sleep only when no command arrived meanwhile; submitters wake the poll once it is set.
             let idle = commands.withLock { state -> Bool in
                 guard state.queue.isEmpty else { return false }
@@ -223,7 +229,28 @@ final class CurlEngine: @unchecked Sendable {
         active[easy] = nil
         transfer.easy = nil
         recycle(easy)
-        transfer.completion(result)
+        ended.append((transfer, result))
+    }
+
+    /// Runs the completions of the transfers that ended in this turn. One is run here; several are
+    /// handed to one job on a global queue, so the engine thread goes back to curl at once and wakes
+    /// one worker for the lot rather than one per transfer.
+    private func deliverEnded() {
+        switch ended.count {
+        case 0:
+            return
+        case 1:
+            let (transfer, result) = ended[0]
+            ended.removeAll(keepingCapacity: true)
+            transfer.completion(result)
+        default:
+            let batch = ended
+            ended = []
+            ended.reserveCapacity(batch.count)
+            DispatchQueue.global().async {
+                for (transfer, result) in batch { transfer.completion(result) }
+            }
+        }
     }
 
     private func recycle(_ easy: UnsafeMutableRawPointer) {

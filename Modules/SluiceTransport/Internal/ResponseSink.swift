@@ -9,7 +9,7 @@ import Glibc
 /// completion after the transfer ended (the engine's hand-off orders the two).
 protocol ResponseSink: AnyObject {
     /// The response head arrived; the body follows.
-    func begin(_ response: HTTPResponse) throws(SluiceError)
+    func begin(_ head: ResponseHead) throws(SluiceError)
     /// Body bytes.
     func write(_ bytes: UnsafeRawBufferPointer) throws(SluiceError)
     /// Whether the transfer should pause before handing more bytes (the consumer is behind).
@@ -22,8 +22,8 @@ protocol ResponseSink: AnyObject {
 final class MemorySink: ResponseSink, @unchecked Sendable {
     private(set) var data = Data()
 
-    func begin(_ response: HTTPResponse) throws(SluiceError) {
-        if let length = response.expectedContentLength, length > 0, length <= 256 << 20 {
+    func begin(_ head: ResponseHead) throws(SluiceError) {
+        if let length = head.expectedContentLength, length > 0, length <= 256 << 20 {
             data.reserveCapacity(Int(length))
         }
     }
@@ -58,9 +58,9 @@ final class FileSink: ResponseSink, @unchecked Sendable {
 
     deinit { closeFile() }
 
-    func begin(_ response: HTTPResponse) throws(SluiceError) {
+    func begin(_ head: ResponseHead) throws(SluiceError) {
         // A server that ignores Range answers 200 with the whole body: start the file over.
-        let appending = resumeOffset > 0 && response.statusCode == 206
+        let appending = resumeOffset > 0 && head.statusCode == 206
         if !appending { resumeOffset = 0 }
         closeFile()
         descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (appending ? O_APPEND : O_TRUNC), 0o644)
@@ -109,7 +109,7 @@ final class StreamSink: ResponseSink, @unchecked Sendable {
         self.onResponse = onResponse
     }
 
-    func begin(_ response: HTTPResponse) throws(SluiceError) { onResponse(response) }
+    func begin(_ head: ResponseHead) throws(SluiceError) { onResponse(head.makeResponse()) }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(SluiceError) { buffer.append(bytes) }
 

@@ -16,10 +16,10 @@ final class Transfer: @unchecked Sendable {
         case complete(Result<Outcome, SluiceError>)
     }
 
-    /// A successful end: the final request and response and the metrics.
+    /// A successful end: the final request, the response head and the metrics.
     struct Outcome {
         let request: HTTPRequest
-        let response: HTTPResponse
+        let head: ResponseHead
         let metrics: TaskMetrics
     }
 
@@ -49,8 +49,9 @@ final class Transfer: @unchecked Sendable {
     private var clientCertificateRequested = false
     private var pendingStatus = 0
     private var pendingVersion = HTTPVersion.http1_1
-    private var pendingHeaders = HTTPHeaders()
-    private var responseHead: HTTPResponse?
+    /// The field lines of the head being received, each followed by LF.
+    private var pendingFieldLines: [UInt8] = []
+    private var responseHead: ResponseHead?
     private var bodyBegun = false
     private var isRedirectResponse = false
     /// The credential for this attempt, and whether a challenge handler was asked already.
@@ -67,6 +68,9 @@ final class Transfer: @unchecked Sendable {
     private var lastProgress = (sent: Int64(-1), received: Int64(-1))
     /// The TLS settings of the current attempt (they depend on the request's host).
     private var tls = TLSConfiguration.default
+    /// What the current request's attempts need from Swift values, made before the engine sees the
+    /// transfer (on the submitting thread) and again after each redirect.
+    private var prepared: Prepared
 
     init(
         task: SessionTask, request: HTTPRequest, configuration: SessionConfiguration, sink: any ResponseSink,
@@ -79,7 +83,53 @@ final class Transfer: @unchecked Sendable {
         self.completion = completion
         self.originalURL = request.url
         self.credential = configuration.credential
+        self.prepared = Prepared(request: request, configuration: configuration)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+    }
+
+    /// The URL, TLS settings and header lines of one request.
+    private struct Prepared {
+        let url: URL
+        let urlString: String
+        let host: String
+        let overTLS: Bool
+        let tls: TLSConfiguration
+        /// Every header line curl gets except a `Content-Type:` that depends on the body stream.
+        let headerLines: [String]
+        let hasContentType: Bool
+
+        init(request: HTTPRequest, configuration: SessionConfiguration) {
+            url = request.url
+            urlString = request.url.absoluteString
+            host = Transfer.hostName(request.url)
+            overTLS = request.url.scheme?.lowercased() == "https"
+            tls = configuration.tlsConfiguration(forHost: host)
+            var headers = configuration.defaultHeaders.merging(request.headers)
+            // curl computes these from the body it sends.
+            headers.remove("Content-Length")
+            headers.remove("Transfer-Encoding")
+            if let name = request.contentEncoding, request.body.isPresent,
+                let coding = configuration.registry.contentCoding(named: name), coding.canEncode,
+                let field = try? HTTPHeader(name: "Content-Encoding", value: coding.name)
+            {
+                headers.replace(with: field)
+            }
+            if !headers.contains("Accept-Encoding"), let accept = configuration.registry.acceptEncoding,
+                let field = try? HTTPHeader(name: "Accept-Encoding", value: accept)
+            {
+                headers.add(field)
+            }
+            var lines: [String] = []
+            lines.reserveCapacity(headers.count + 1)
+            // No 100-continue round trip unless the caller asks for it.
+            if !headers.contains("Expect") { lines.append("Expect:") }
+            for header in headers {
+                // An empty value needs curl's "Name;" form, or curl would drop the header.
+                lines.append(header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)")
+            }
+            headerLines = lines
+            hasContentType = headers.contains("Content-Type")
+        }
     }
 
     deinit {
@@ -97,7 +147,7 @@ final class Transfer: @unchecked Sendable {
         self.easy = easy
         attemptStarted = .now
         pendingStatus = 0
-        pendingHeaders = HTTPHeaders()
+        pendingFieldLines.removeAll(keepingCapacity: true)
         responseHead = nil
         bodyBegun = false
         isRedirectResponse = false
@@ -110,14 +160,14 @@ final class Transfer: @unchecked Sendable {
         let context = Unmanaged.passUnretained(self).toOpaque()
         sluice_easy_setopt_pointer(easy, CURLOPT_PRIVATE, context)
         sluice_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer)
-        sluice_easy_setopt_string(easy, CURLOPT_URL, request.url.absoluteString)
+        if prepared.url != request.url { prepared = Prepared(request: request, configuration: configuration) }
+        sluice_easy_setopt_string(easy, CURLOPT_URL, prepared.urlString)
         sluice_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         sluice_easy_setopt_share(easy, share)
         // Waiting for a connection that may multiplex only makes sense where HTTP/2 can be had: over
         // TLS (ALPN) or with prior knowledge. Over plain HTTP/1.1 it would queue a request behind a
         // busy connection (a slow upload) whose multiplexing is still unknown.
-        let overTLS = request.url.scheme.map { $0.caseInsensitiveCompare("https") == .orderedSame } ?? false
-        if configuration.httpVersion == .http2 || (configuration.httpVersion == .http2OverTLS && overTLS) {
+        if configuration.httpVersion == .http2 || (configuration.httpVersion == .http2OverTLS && prepared.overTLS) {
             sluice_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1)
         }
         sluice_easy_setopt_long(easy, CURLOPT_TCP_NODELAY, 1)
@@ -226,31 +276,17 @@ final class Transfer: @unchecked Sendable {
     private func configureHeaders(_ easy: UnsafeMutableRawPointer) {
         if let headerList { curl_slist_free_all(headerList) }
         headerList = nil
-        var headers = configuration.defaultHeaders.merging(request.headers)
-        // curl computes these from the body it sends.
-        headers.remove("Content-Length")
-        headers.remove("Transfer-Encoding")
-        if let bodyCoding, let field = try? HTTPHeader(name: "Content-Encoding", value: bodyCoding) { headers.replace(with: field) }
-        if !headers.contains("Accept-Encoding"), let accept = configuration.registry.acceptEncoding {
-            headers.add(try! HTTPHeader(name: "Accept-Encoding", value: accept))
-        }
-        // No 100-continue round trip unless the caller asks for it.
-        if !headers.contains("Expect") { headerList = curl_slist_append(headerList, "Expect:") }
-        if declaredBodyLength == nil, bodyStream != nil, !headers.contains("Content-Type") {
+        if declaredBodyLength == nil, bodyStream != nil, !prepared.hasContentType {
             headerList = curl_slist_append(headerList, "Content-Type:")
         }
-        for header in headers {
-            // An empty value needs curl's "Name;" form, or curl would drop the header.
-            let line = header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)"
-            headerList = curl_slist_append(headerList, line)
-        }
+        for line in prepared.headerLines { headerList = curl_slist_append(headerList, line) }
         sluice_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList)
     }
 
     private func configureTLS(_ easy: UnsafeMutableRawPointer, context: UnsafeMutableRawPointer) {
         // A connection is reused only by requests to the same host and port, and every request to a host
         // gets that host's settings, so an evaluator never meets a connection made under another's rules.
-        tls = configuration.tlsConfiguration(forHost: Self.hostName(request.url))
+        tls = prepared.tls
         sluice_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, tls.verifiesPeer ? 1 : 0)
         sluice_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, tls.verifiesHost ? 2 : 0)
         if let trustStore = SystemTrustStore.caBundle(
@@ -267,8 +303,7 @@ final class Transfer: @unchecked Sendable {
         // evaluator decides, and a server asking for a client certificate that this request cannot
         // give is noted, so a connection it then drops reads as a refused client certificate.
         clientCertificateRequested = false
-        if request.url.scheme?.lowercased() == "https",
-            tls.serverTrustEvaluator != nil || tls.clientIdentity == nil
+        if prepared.overTLS, tls.serverTrustEvaluator != nil || tls.clientIdentity == nil
         {
             sluice_easy_setopt_prereq_callback(easy, transferPrerequestCallback)
             sluice_easy_setopt_pointer(easy, CURLOPT_PREREQDATA, context)
@@ -302,7 +337,7 @@ final class Transfer: @unchecked Sendable {
     private static func milliseconds(_ seconds: TimeInterval) -> Int { max(1, Int((seconds * 1000).rounded(.up))) }
 
     /// The URL's host as TLS sees it: lowercased, an IPv6 address without brackets.
-    private static func hostName(_ url: URL) -> String {
+    static func hostName(_ url: URL) -> String {
         var host = (url.host ?? "").lowercased()
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         return host
@@ -310,45 +345,60 @@ final class Transfer: @unchecked Sendable {
 
     // MARK: Callbacks (engine thread)
 
-    private static let statusLinePrefix = Array("HTTP/".utf8)
-
     func onHeader(_ line: UnsafeRawBufferPointer) -> Int {
-        var bytes = line[...]
-        while let last = bytes.last, last == 0x0A || last == 0x0D { bytes = bytes.dropLast() }
-        if bytes.starts(with: Self.statusLinePrefix) {
-            parseStatusLine(String(decoding: bytes, as: UTF8.self))
-            return line.count
-        }
-        if bytes.isEmpty {
+        var end = line.count
+        while end > 0, line[end - 1] == 0x0A || line[end - 1] == 0x0D { end -= 1 }
+        if end == 0 {
             return headersEnded() ? line.count : 0
         }
-        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return line.count }
-        let name = String(decoding: bytes[..<colon], as: UTF8.self)
-        let value = String(decoding: bytes[(colon + 1)...], as: UTF8.self)
-        // A malformed field from the server is dropped rather than failing the response.
-        if let field = try? HTTPHeader(name: name, value: value) { pendingHeaders.add(field) }
+        let bytes = UnsafeRawBufferPointer(rebasing: line[..<end])
+        if end > 5, bytes[0] == UInt8(ascii: "H"), bytes[1] == UInt8(ascii: "T"), bytes[2] == UInt8(ascii: "T"),
+            bytes[3] == UInt8(ascii: "P"), bytes[4] == UInt8(ascii: "/")
+        {
+            parseStatusLine(bytes)
+        } else {
+            // Checked when the response is made (ResponseHead.makeResponse), off the engine thread.
+            if pendingFieldLines.capacity == 0 { pendingFieldLines.reserveCapacity(512) }
+            pendingFieldLines.append(contentsOf: bytes)
+            pendingFieldLines.append(0x0A)
+        }
         return line.count
     }
 
-    private func parseStatusLine(_ line: String) {
-        let parts = line.split(separator: " ", maxSplits: 2)
-        pendingHeaders = HTTPHeaders()
-        pendingStatus = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
-        switch parts.first {
-        case "HTTP/1.0": pendingVersion = .http1_0
-        case "HTTP/2", "HTTP/2.0": pendingVersion = .http2
-        case "HTTP/3": pendingVersion = .http3
+    /// `HTTP/1.1 200 OK`: the version and the status; a new header block begins.
+    private func parseStatusLine(_ line: UnsafeRawBufferPointer) {
+        pendingFieldLines.removeAll(keepingCapacity: true)
+        var index = 5
+        while index < line.count, line[index] != UInt8(ascii: " ") { index += 1 }
+        switch (index - 5, index > 5 ? line[5] : 0) {
+        case (3, UInt8(ascii: "1")) where line[7] == UInt8(ascii: "0"): pendingVersion = .http1_0
+        case (1, UInt8(ascii: "2")), (3, UInt8(ascii: "2")): pendingVersion = .http2
+        case (1, UInt8(ascii: "3")), (3, UInt8(ascii: "3")): pendingVersion = .http3
         default: pendingVersion = .http1_1
         }
+        while index < line.count, line[index] == UInt8(ascii: " ") { index += 1 }
+        var status = 0, digits = 0
+        while index < line.count, digits < 3, line[index] >= UInt8(ascii: "0"), line[index] <= UInt8(ascii: "9") {
+            status = status * 10 + Int(line[index] - UInt8(ascii: "0"))
+            index += 1
+            digits += 1
+        }
+        pendingStatus = digits == 3 ? status : 0
     }
 
     /// The blank line after a header block. Returns `false` to abort the transfer.
     private func headersEnded() -> Bool {
         guard pendingStatus >= 200 || pendingStatus == 0 else { return true }  // 1xx: more follows
-        let response = HTTPResponse(statusCode: pendingStatus, headers: pendingHeaders, url: request.url, httpVersion: pendingVersion)
-        responseHead = response
-        task.mutable.withLock { $0.response = response }
-        isRedirectResponse = shouldFollow(response)
+        let head = ResponseHead(
+            statusCode: pendingStatus, httpVersion: pendingVersion, url: request.url, fieldLines: pendingFieldLines)
+        // The head keeps these bytes; the next head (after a redirect) starts a buffer of its own.
+        pendingFieldLines = []
+        responseHead = head
+        task.mutable.withLock { state in
+            state.head = head
+            state.response = nil
+        }
+        isRedirectResponse = shouldFollow(head)
         // The body is begun at its first byte (or at the end), so the head of a response curl
         // answers itself (an authentication round) never reaches the sink.
         return true
@@ -356,21 +406,21 @@ final class Transfer: @unchecked Sendable {
 
     /// Begins the current response's body once.
     private func beginBodyIfNeeded() throws(SluiceError) {
-        guard !bodyBegun, let response = responseHead else { return }
+        guard !bodyBegun, let head = responseHead else { return }
         bodyBegun = true
-        try beginBody(response)
+        try beginBody(head)
     }
 
-    private func beginBody(_ response: HTTPResponse) throws(SluiceError) {
-        if let coding = response.headers.first("Content-Encoding")?.trimmingCharacters(in: .whitespaces).lowercased(),
+    private func beginBody(_ head: ResponseHead) throws(SluiceError) {
+        if let coding = head.firstValue("Content-Encoding")?.lowercased(),
             !coding.isEmpty, coding != "identity", request.method != .head,
             let contentCoding = configuration.registry.contentCoding(named: coding)
         {
             decoder = contentCoding.makeDecoder(limits: configuration.contentCodingLimits)
         }
-        let expected = decoder == nil ? (response.expectedContentLength ?? -1) : -1
+        let expected = decoder == nil ? (head.expectedContentLength ?? -1) : -1
         task.progress.withLock { $0.update(totalExpected: expected) }
-        try sink.begin(response)
+        try sink.begin(head)
     }
 
     func onWrite(_ bytes: UnsafeRawBufferPointer) -> Int {
@@ -448,7 +498,7 @@ final class Transfer: @unchecked Sendable {
                 throw SluiceError(.untrustedChain, "the connection has no TLS session whose certificates could be evaluated")
             }
             try evaluator.evaluate(
-                ServerCertificateChain(certificates: certificates, isVerified: state == 1, host: Self.hostName(request.url)))
+                ServerCertificateChain(certificates: certificates, isVerified: state == 1, host: prepared.host))
             return SLUICE_CURL_PREREQFUNC_OK
         } catch {
             failure = error
@@ -484,12 +534,12 @@ final class Transfer: @unchecked Sendable {
             return .complete(.failure(error(for: code)))
         }
         if let failure { return .complete(.failure(failure)) }
-        guard let response = responseHead else {
+        guard let head = responseHead else {
             return .complete(.failure(SluiceError(.connectionLost, "the server sent no response", request: request)))
         }
         if isRedirectResponse {
             do throws(SluiceError) {
-                if let next = try redirectRequest(after: response) {
+                if let next = try redirectRequest(after: head.makeResponse()) {
                     redirectCount += 1
                     request = next
                     task.mutable.withLock { $0.currentRequest = next }
@@ -504,11 +554,11 @@ final class Transfer: @unchecked Sendable {
                 return .complete(.failure(attach(error)))
             }
         }
-        if response.statusCode == 401, task.kind != .stream, !askedChallengeHandler,
+        if head.statusCode == 401, task.kind != .stream, !askedChallengeHandler,
             let handler = configuration.authenticationChallengeHandler
         {
             askedChallengeHandler = true
-            if let offered = handler(request, response) {
+            if let offered = handler(request, head.makeResponse()) {
                 credential = offered
                 do {
                     try sink.reset()  // the 401's body is not the answer
@@ -528,7 +578,7 @@ final class Transfer: @unchecked Sendable {
             return .complete(.failure(attach(error)))
         }
         metrics.duration = Date().timeIntervalSince(metrics.startDate)
-        return .complete(.success(Outcome(request: request, response: response, metrics: metrics)))
+        return .complete(.success(Outcome(request: request, head: head, metrics: metrics)))
     }
 
     /// Hands body bytes to the sink, through the content decoder when there is one.
@@ -574,15 +624,15 @@ final class Transfer: @unchecked Sendable {
     func attach(_ error: SluiceError) -> SluiceError {
         var error = error
         if error.request == nil { error.request = request }
-        if error.response == nil { error.response = responseHead }
+        if error.response == nil { error.response = responseHead?.makeResponse() }
         if error.body == nil, let memory = sink as? MemorySink, !memory.data.isEmpty { error.setBody(memory.data) }
         return error
     }
 
     // MARK: Redirects
 
-    private func shouldFollow(_ response: HTTPResponse) -> Bool {
-        guard [301, 302, 303, 307, 308].contains(response.statusCode), response.headers.contains("Location") else {
+    private func shouldFollow(_ head: ResponseHead) -> Bool {
+        guard [301, 302, 303, 307, 308].contains(head.statusCode), head.firstValue("Location") != nil else {
             return false
         }
         if case .refuse = configuration.redirectPolicy { return false }

@@ -59,10 +59,29 @@ struct TransportClient {
             let elapsed = ContinuousClock.now - started
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             print(#"{"operations": \#(operations), "bytes": \#(bytes), "seconds": \#(seconds)}"#)
+            FileHandle.standardError.write(Data(threadTimesAtEnd.withLock { $0 }.utf8))
         } catch {
             FileHandle.standardError.write(Data("\(client) \(scenario) failed: \(error)\n".utf8))
             exit(1)
         }
+    }
+
+    static let threadTimesAtEnd = Locked("")
+
+    /// CPU seconds per thread name, from /proc (for telling the engine thread's share from the rest).
+    static func threadTimes() -> String {
+        var byName: [String: Double] = [:]
+        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+        for tid in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? [] {
+            guard let stat = try? String(contentsOfFile: "/proc/self/task/\(tid)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")"), let open = stat.firstIndex(of: "(")
+            else { continue }
+            let name = String(stat[stat.index(after: open)..<close])
+            let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
+            let seconds = (Double(fields[11]) ?? 0) / ticks + (Double(fields[12]) ?? 0) / ticks
+            byName[name, default: 0] += seconds
+        }
+        return "threads: " + byName.sorted { $0.value > $1.value }.map { "\($0.key)=\($0.value)" }.joined(separator: " ") + "\n"
     }
 
     static func sluiceSession(ca: String?, concurrency: Int) throws -> SessionManager {
@@ -117,6 +136,9 @@ struct TransportClient {
             }
             return try await group.reduce(0, +)
         }
+        // Read while the session (and its engine thread) still exists.
+        let times = threadTimes()
+        threadTimesAtEnd.withLock { $0 = times }
         try await shutdown?()
         return (perWorker * concurrency, bytes)
     }
