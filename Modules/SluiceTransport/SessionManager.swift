@@ -48,6 +48,23 @@ public final class SessionManager: Sendable, TaskController {
 
     deinit { engine.submit(.stop(cancelling: true)) }
 
+    /// An executor that runs jobs on this session's engine thread, between turns of its curl loop.
+    ///
+    /// Code that sends requests one after another, and waits for each, gets its answers soonest when it
+    /// runs there: a response resumes the awaiting code on the thread that received it, with no other
+    /// thread to wake.
+    ///
+    /// ```swift
+    /// try await withTaskExecutorPreference(session.taskExecutor) {
+    ///     for request in requests { _ = try await session.data(for: request) }
+    /// }
+    /// ```
+    ///
+    /// Code on this executor must not block or run long: while it runs, none of the session's transfers
+    /// moves. Many tasks at once are better left on the default executor, which spreads their work over
+    /// the cooperative pool. Jobs enqueued after the session stopped run on the global executor.
+    public var taskExecutor: any TaskExecutor { engine }
+
     /// The kernel id of this session's engine thread once it has started, else 0.
     var engineThreadID: Int32 { engine.threadID.withLock { $0 } }
 
@@ -371,6 +388,7 @@ public final class SessionManager: Sendable, TaskController {
             }
             completion(result.map { Completed(request: $0.request, response: response ?? $0.head.makeResponse(), metrics: $0.metrics) })
         }
+        transfer.completesOnEngine = engine.isCurrentThread
         if invalidated {
             transfer.completion(.failure(SluiceError(.sessionInvalidated, "the session was invalidated", request: request)))
         } else {

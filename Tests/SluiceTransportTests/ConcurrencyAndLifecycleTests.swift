@@ -192,6 +192,49 @@ extension TransportSuites {
             #expect(try Data(contentsOf: target) == (try Transport.servedFile("16m.bin")))
         }
 
+        @Test("code preferring the session's task executor runs on its engine thread; after invalidation, elsewhere")
+        func taskExecutor() async throws {
+            let session = try Transport.session { $0.maximumConnectionsPerHost = 10 }
+            let request = try Transport.request(.http, "/status")
+            let sequential = try await withTaskExecutorPreference(session.taskExecutor) {
+                var results: [(status: Int, thread: String)] = []
+                for _ in 0..<20 {
+                    let status = try await session.data(for: request).response.statusCode
+                    results.append((status, Self.currentThreadName()))
+                }
+                return results
+            }
+            #expect(sequential.count == 20)
+            #expect(sequential.allSatisfy { $0.status == 200 && $0.thread == "sluice.curl-eng" })
+
+            let concurrent = try await withThrowingTaskGroup(of: (status: Int, thread: String).self) { group in
+                for _ in 0..<50 {
+                    group.addTask(executorPreference: session.taskExecutor) {
+                        let status = try await session.data(for: request).response.statusCode
+                        return (status, Self.currentThreadName())
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(concurrent.count == 50)
+            #expect(concurrent.allSatisfy { $0.status == 200 && $0.thread == "sluice.curl-eng" })
+
+            // Once the engine has stopped, jobs still run (on the global executor): nothing hangs.
+            session.invalidate(cancelingTasks: true)
+            for _ in 0..<250 where Self.isEngineThread(session.engineThreadID) { try await Task.sleep(for: .milliseconds(20)) }
+            let after = await withTaskExecutorPreference(session.taskExecutor) {
+                await Task.yield()
+                return Self.currentThreadName()
+            }
+            #expect(after != "sluice.curl-eng")
+        }
+
+        /// The name of the calling thread, as the kernel has it.
+        static func currentThreadName() -> String {
+            ((try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? "")
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+
         /// Whether the thread with kernel id `id` is alive in this process and is an engine thread.
         static func isEngineThread(_ id: Int32) -> Bool {
             (try? String(contentsOfFile: "/proc/self/task/\(id)/comm", encoding: .utf8))?.hasPrefix("sluice.curl-eng") == true

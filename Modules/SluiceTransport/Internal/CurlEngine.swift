@@ -7,13 +7,15 @@ import SluiceCore
 /// Other threads hand it work through a locked queue and wake it with `curl_multi_wakeup`; every
 /// curl call happens on the engine thread. Easy handles are pooled and reset between uses; share
 /// handles keep DNS answers, TLS sessions and (for transfers that handle cookies) the cookie store.
-final class CurlEngine: @unchecked Sendable {
+final class CurlEngine: TaskExecutor, @unchecked Sendable {
     enum Command {
         case start(Transfer)
         case cancel(Transfer, SluiceError)
         case suspend(Transfer)
         case resume(Transfer)
         case continueStream(Transfer)
+        /// A job of a Swift task that prefers this engine as its executor.
+        case run(UnownedJob)
         case stop(cancelling: Bool)
     }
 
@@ -25,6 +27,8 @@ final class CurlEngine: @unchecked Sendable {
     private let commands = Locked<(queue: [Command], accepting: Bool, sleeping: Bool)>(([], true, false))
     /// The engine thread's kernel id once it runs (for diagnostics and tests), else 0.
     let threadID = Locked<Int32>(0)
+    /// The engine thread, once it runs.
+    private let thread = Locked<pthread_t?>(nil)
 
     // Engine thread only.
     private var active: [UnsafeMutableRawPointer: Transfer] = [:]
@@ -79,14 +83,13 @@ final class CurlEngine: @unchecked Sendable {
     private func run() {
         sluice_name_current_thread("sluice.curl-eng")
         threadID.withLock { $0 = sluice_current_thread_id() }
+        thread.withLock { $0 = pthread_self() }
         var running: Int32 = 0
         var batch: [Command] = []
         while true {
-            batch = commands.withLock { state in
-                let queued = state.queue
-                state.queue.removeAll(keepingCapacity: true)
-                return queued
-            }
+            // Trade the emptied batch for the queue: neither array is reallocated from turn to turn.
+            batch.removeAll(keepingCapacity: true)
+            commands.withLock { state in swap(&state.queue, &batch) }
             for command in batch { handle(command) }
             if let cancelling = stopping, active.isEmpty || cancelling {
                 if cancelling { cancelAll() }
@@ -147,9 +150,26 @@ final class CurlEngine: @unchecked Sendable {
             else { return }
             transfer.isPausedByStream = false
             curl_easy_pause(easy, SLUICE_CURLPAUSE_CONT)
+        case .run(let job):
+            job.runSynchronously(on: asUnownedTaskExecutor())
         case .stop(let cancelling):
             stopping = cancelling
         }
+    }
+
+    // MARK: Task executor
+
+    /// Whether the caller runs on the engine thread (a task that prefers the engine as its executor).
+    var isCurrentThread: Bool {
+        guard let engineThread = thread.withLock({ $0 }) else { return false }
+        return pthread_equal(engineThread, pthread_self()) != 0
+    }
+
+    /// Runs `job` on the engine thread between turns of the curl loop; once the engine has stopped,
+    /// on the global concurrent executor.
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        if !submit(.run(job)) { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
     }
 
     /// Notes a transfer whose body stream asked to wait (engine thread, from curl's read callback).
@@ -244,10 +264,15 @@ final class CurlEngine: @unchecked Sendable {
             ended.removeAll(keepingCapacity: true)
             transfer.completion(result)
         default:
-            let batch = ended
-            ended = []
-            ended.reserveCapacity(batch.count)
-            DispatchQueue.global().async {
+            // Tasks running on the engine itself resume here: their code runs in this loop anyway.
+            var batch: [(Transfer, Result<Transfer.Outcome, SluiceError>)] = []
+            batch.reserveCapacity(ended.count)
+            for (transfer, result) in ended {
+                if transfer.completesOnEngine { transfer.completion(result) } else { batch.append((transfer, result)) }
+            }
+            ended.removeAll(keepingCapacity: true)
+            guard !batch.isEmpty else { return }
+            DispatchQueue.global().async { [batch] in
                 for (transfer, result) in batch { transfer.completion(result) }
             }
         }

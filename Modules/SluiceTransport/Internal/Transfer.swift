@@ -31,6 +31,9 @@ final class Transfer: @unchecked Sendable {
     // Engine thread only.
     private(set) var request: HTTPRequest
     var easy: UnsafeMutableRawPointer?
+    /// Whether the completion runs on the engine thread even when other transfers end in the same turn
+    /// (the task was started from the engine thread, as its executor).
+    var completesOnEngine = false
     var isPausedByStream = false
     var isSuspended = false
     /// When a self-pacing body stream (a throttled upload) may be read again; the engine resumes the

@@ -11,7 +11,8 @@ import SluiceTransport
 /// One benchmark client run: `transport-client CLIENT SCENARIO ARGUMENTS...`, printing one JSON line
 /// `{"operations": N, "bytes": B, "seconds": S}` (or `{"unsupported": "why"}`).
 ///
-/// - `get URL REQUESTS CONCURRENCY [CA_FILE]`: small GETs, CONCURRENCY at a time.
+/// - `get URL REQUESTS CONCURRENCY [CA_FILE]`: small GETs, CONCURRENCY at a time. Client
+///   `sluice-executor` runs the workers on the session's engine thread (`SessionManager.taskExecutor`).
 /// - `download URL PATH [CA_FILE]`: one GET into the file PATH.
 /// - `upload URL PATH [CA_FILE]`: one PUT of PATH's bytes.
 @main
@@ -96,11 +97,14 @@ struct TransportClient {
         let perWorker = total / concurrency
         let fetch: @Sendable () async throws -> Int
         var shutdown: (@Sendable () async throws -> Void)?
+        var executor: (any TaskExecutor)?
         switch client {
-        case "sluice":
+        case "sluice", "sluice-executor":
             let session = try sluiceSession(ca: ca, concurrency: concurrency)
             let request = HTTPRequest(url: url)
             fetch = { try await session.data(for: request).data.count }
+            // The workers' code runs on the session's engine thread (SessionManager.taskExecutor).
+            if client == "sluice-executor" { executor = session.taskExecutor }
         case "urlsession":
             guard url.scheme == "http" || ca == nil else {
                 print(#"{"unsupported": "URLSession on Linux cannot trust a private CA"}"#)
@@ -128,7 +132,7 @@ struct TransportClient {
         }
         let bytes = try await withThrowingTaskGroup(of: Int64.self) { group in
             for _ in 0..<concurrency {
-                group.addTask {
+                group.addTask(executorPreference: executor) {
                     var bytes: Int64 = 0
                     for _ in 0..<perWorker { bytes += Int64(try await fetch()) }
                     return bytes
