@@ -21,8 +21,6 @@ static inline int sluice_current_thread_id(void) {
 }
 
 typedef size_t (*sluice_curl_data_callback)(char *buffer, size_t size, size_t count, void *context);
-typedef int (*sluice_curl_xferinfo_callback)(void *context, curl_off_t dltotal, curl_off_t dlnow,
-                                             curl_off_t ultotal, curl_off_t ulnow);
 typedef int (*sluice_curl_seek_callback)(void *context, curl_off_t offset, int origin);
 typedef int (*sluice_curl_socket_callback)(CURL *easy, curl_socket_t socket, int what, void *context,
                                            void *socket_context);
@@ -54,9 +52,6 @@ static inline CURLcode sluice_easy_setopt_share(CURL *easy, CURLSH *share) {
 static inline CURLcode sluice_easy_setopt_data_callback(CURL *easy, CURLoption option,
                                                         sluice_curl_data_callback callback) {
     return curl_easy_setopt(easy, option, callback);
-}
-static inline CURLcode sluice_easy_setopt_xferinfo_callback(CURL *easy, sluice_curl_xferinfo_callback callback) {
-    return curl_easy_setopt(easy, CURLOPT_XFERINFOFUNCTION, callback);
 }
 static inline CURLcode sluice_easy_setopt_seek_callback(CURL *easy, sluice_curl_seek_callback callback) {
     return curl_easy_setopt(easy, CURLOPT_SEEKFUNCTION, callback);

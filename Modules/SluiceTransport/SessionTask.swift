@@ -37,10 +37,10 @@ public final class SessionTask: Sendable, Identifiable, CustomStringConvertible 
     /// The request as given.
     public let originalRequest: HTTPRequest
     /// Upload progress: total and completed request body bytes. Made at first use.
-    public var uploadProgress: Progress { progress.withLock { $0.uploadObjectMadeIfNeeded() } }
+    public var uploadProgress: Progress { mutable.withLock { $0.progress.uploadObjectMadeIfNeeded() } }
     /// Download progress: total (from `Content-Length`, when known) and completed response bytes.
     /// Made at first use.
-    public var downloadProgress: Progress { progress.withLock { $0.downloadObjectMadeIfNeeded() } }
+    public var downloadProgress: Progress { mutable.withLock { $0.progress.downloadObjectMadeIfNeeded() } }
 
     /// The progress objects, made only when someone asks for them, with the counts so far.
     struct ProgressState: Sendable {
@@ -75,7 +75,6 @@ public final class SessionTask: Sendable, Identifiable, CustomStringConvertible 
             if let received { self.received = received; downloadObject?.completedUnitCount = received }
         }
     }
-    let progress = Locked(ProgressState())
 
     struct Mutable: Sendable {
         var state: State = .suspended
@@ -85,6 +84,7 @@ public final class SessionTask: Sendable, Identifiable, CustomStringConvertible 
         var response: HTTPResponse?
         var error: SluiceError?
         var metrics: TaskMetrics?
+        var progress = ProgressState()
         var progressContinuations: [UUID: AsyncStream<TransferProgress>.Continuation] = [:]
         var startRequested = false
 

@@ -3,8 +3,8 @@ import SluiceCore
 
 /// A response head as it came off the wire: the status line's values and the raw field lines.
 ///
-/// The engine thread keeps only this (one copy of the bytes per response) and looks up the few fields
-/// it acts on — `Content-Encoding`, `Content-Length`, `Location` — in place. The ``HTTPResponse``, with
+/// The engine thread keeps only this (one copy of the bytes per response) and the few fields it acts
+/// on — `Content-Length`, `Content-Encoding`, `Location` — noted as the lines arrive. The ``HTTPResponse``, with
 /// every field checked and `Content-Type` parsed, is made by ``makeResponse()`` when something needs
 /// it, usually on the thread that completes the task.
 struct ResponseHead: Sendable {
@@ -13,6 +13,12 @@ struct ResponseHead: Sendable {
     let url: URL
     /// The field lines in order, without their line ends, each followed by one LF.
     let fieldLines: [UInt8]
+    /// The first `Content-Length` when it is a valid length, as ``HTTPResponse/expectedContentLength``.
+    let expectedContentLength: Int64?
+    /// The first `Content-Encoding`, lowercased; `nil` when absent.
+    let contentEncoding: String?
+    /// Whether there is a `Location` field.
+    let hasLocation: Bool
 
     /// The response, each field checked as ``HTTPHeader/init(name:value:)`` checks it; a malformed
     /// field from the server is dropped rather than failing the response.
@@ -28,28 +34,27 @@ struct ResponseHead: Sendable {
         return HTTPResponse(statusCode: statusCode, headers: headers, url: url, httpVersion: httpVersion)
     }
 
-    /// The value of the first field named `name` (ASCII case-insensitive), without the optional
-    /// whitespace around it; `nil` when there is none.
-    func firstValue(_ name: StaticString) -> String? {
+    /// The value of the field `line` (`Name: value`, no line end), trimmed, when its name is `name`
+    /// (ASCII case-insensitive); otherwise `nil`.
+    static func value(of line: UnsafeRawBufferPointer, ifNamed name: StaticString) -> UnsafeRawBufferPointer? {
         let wanted = UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
-        var found: String?
-        fieldLines.withUnsafeBytes { bytes in
-            Self.forEachLine(bytes) { line in
-                guard line.count > wanted.count, line[wanted.count] == UInt8(ascii: ":") else { return true }
-                for index in 0..<wanted.count where Self.lower(line[index]) != Self.lower(wanted[index]) { return true }
-                var start = wanted.count + 1, end = line.count
-                while start < end, line[start] == UInt8(ascii: " ") || line[start] == UInt8(ascii: "\t") { start += 1 }
-                while end > start, line[end - 1] == UInt8(ascii: " ") || line[end - 1] == UInt8(ascii: "\t") { end -= 1 }
-                found = String(decoding: UnsafeRawBufferPointer(rebasing: line[start..<end]), as: UTF8.self)
-                return false
-            }
-        }
-        return found
+        guard line.count > wanted.count, line[wanted.count] == UInt8(ascii: ":") else { return nil }
+        for index in 0..<wanted.count where lower(line[index]) != lower(wanted[index]) { return nil }
+        var start = wanted.count + 1, end = line.count
+        while start < end, line[start] == UInt8(ascii: " ") || line[start] == UInt8(ascii: "\t") { start += 1 }
+        while end > start, line[end - 1] == UInt8(ascii: " ") || line[end - 1] == UInt8(ascii: "\t") { end -= 1 }
+        return UnsafeRawBufferPointer(rebasing: line[start..<end])
     }
 
-    /// `Content-Length` when present and valid, as ``HTTPResponse/expectedContentLength``.
-    var expectedContentLength: Int64? {
-        firstValue("Content-Length").flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil }
+    /// A `Content-Length` value: decimal digits only, else `nil`.
+    static func contentLength(_ value: UnsafeRawBufferPointer) -> Int64? {
+        guard !value.isEmpty, value.count <= 18 else { return nil }
+        var length: Int64 = 0
+        for byte in value {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            length = length * 10 + Int64(byte - UInt8(ascii: "0"))
+        }
+        return length
     }
 
     /// Calls `body` with each line until it returns `false`.
@@ -63,7 +68,7 @@ struct ResponseHead: Sendable {
         }
     }
 
-    private static func lower(_ byte: UInt8) -> UInt8 {
+    static func lower(_ byte: UInt8) -> UInt8 {
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
 }

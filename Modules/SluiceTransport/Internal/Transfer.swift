@@ -54,6 +54,10 @@ final class Transfer: @unchecked Sendable {
     private var pendingVersion = HTTPVersion.http1_1
     /// The field lines of the head being received, each followed by LF.
     private var pendingFieldLines: [UInt8] = []
+    /// The fields of the head being received that the transfer acts on, noted as they arrive.
+    private var pendingContentLength: Int64?
+    private var pendingContentEncoding: String?
+    private var pendingHasLocation = false
     private var responseHead: ResponseHead?
     private var bodyBegun = false
     private var isRedirectResponse = false
@@ -68,7 +72,9 @@ final class Transfer: @unchecked Sendable {
     private var redirectCount = 0
     private var attemptStarted = ContinuousClock.now
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
-    private var lastProgress = (sent: Int64(-1), received: Int64(-1))
+    /// This attempt's request body bytes handed to curl and response bytes received (before decoding).
+    private var bytesSent: Int64 = 0
+    private var bytesReceived: Int64 = 0
     /// The TLS settings of the current attempt (they depend on the request's host).
     private var tls = TLSConfiguration.default
     /// What the current request's attempts need from Swift values, made before the engine sees the
@@ -150,7 +156,7 @@ final class Transfer: @unchecked Sendable {
         self.easy = easy
         attemptStarted = .now
         pendingStatus = 0
-        pendingFieldLines.removeAll(keepingCapacity: true)
+        startHead()
         responseHead = nil
         bodyBegun = false
         isRedirectResponse = false
@@ -158,6 +164,8 @@ final class Transfer: @unchecked Sendable {
         decoder = nil
         failure = nil
         bodyBytesRead = 0
+        bytesSent = 0
+        bytesReceived = 0
         errorBuffer[0] = 0
 
         let context = Unmanaged.passUnretained(self).toOpaque()
@@ -173,8 +181,8 @@ final class Transfer: @unchecked Sendable {
         if configuration.httpVersion == .http2 || (configuration.httpVersion == .http2OverTLS && prepared.overTLS) {
             sluice_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1)
         }
-        sluice_easy_setopt_long(easy, CURLOPT_TCP_NODELAY, 1)
-        sluice_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0)
+        // The handle was reset: TCP_NODELAY on, FOLLOWLOCATION off, GET, and peer and host
+        // verification on are libcurl's defaults; only what differs is set.
         sluice_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
 
         switch configuration.httpVersion {
@@ -199,9 +207,6 @@ final class Transfer: @unchecked Sendable {
         sluice_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, context)
         sluice_easy_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION, transferWriteCallback)
         sluice_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, context)
-        sluice_easy_setopt_long(easy, CURLOPT_NOPROGRESS, 0)
-        sluice_easy_setopt_xferinfo_callback(easy, transferProgressCallback)
-        sluice_easy_setopt_pointer(easy, CURLOPT_XFERINFODATA, context)
 
         try configureMethodAndBody(easy, context: context)
         configureHeaders(easy)
@@ -235,7 +240,6 @@ final class Transfer: @unchecked Sendable {
         declaredBodyLength = nil
         switch method {
         case "GET" where !request.body.isPresent:
-            sluice_easy_setopt_long(easy, CURLOPT_HTTPGET, 1)
             return
         case "HEAD":
             sluice_easy_setopt_long(easy, CURLOPT_NOBODY, 1)
@@ -273,7 +277,7 @@ final class Transfer: @unchecked Sendable {
         sluice_easy_setopt_seek_callback(easy, transferSeekCallback)
         sluice_easy_setopt_pointer(easy, CURLOPT_SEEKDATA, context)
         let total = stream.contentLength ?? -1
-        task.progress.withLock { $0.update(totalToSend: total) }
+        task.mutable.withLock { $0.progress.update(totalToSend: total) }
     }
 
     private func configureHeaders(_ easy: UnsafeMutableRawPointer) {
@@ -290,8 +294,8 @@ final class Transfer: @unchecked Sendable {
         // A connection is reused only by requests to the same host and port, and every request to a host
         // gets that host's settings, so an evaluator never meets a connection made under another's rules.
         tls = prepared.tls
-        sluice_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, tls.verifiesPeer ? 1 : 0)
-        sluice_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, tls.verifiesHost ? 2 : 0)
+        if !tls.verifiesPeer { sluice_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 0) }
+        if !tls.verifiesHost { sluice_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 0) }
         if let trustStore = SystemTrustStore.caBundle(
             replacing: tls.trustedCertificatesPEM, adding: tls.additionalTrustedCertificatesPEM)
         {
@@ -361,6 +365,7 @@ final class Transfer: @unchecked Sendable {
             parseStatusLine(bytes)
         } else {
             // Checked when the response is made (ResponseHead.makeResponse), off the engine thread.
+            noteField(bytes)
             if pendingFieldLines.capacity == 0 { pendingFieldLines.reserveCapacity(512) }
             pendingFieldLines.append(contentsOf: bytes)
             pendingFieldLines.append(0x0A)
@@ -368,9 +373,33 @@ final class Transfer: @unchecked Sendable {
         return line.count
     }
 
+    /// A new header block begins (a status line, or a new attempt).
+    private func startHead() {
+        pendingFieldLines.removeAll(keepingCapacity: true)
+        pendingContentLength = nil
+        pendingContentEncoding = nil
+        pendingHasLocation = false
+    }
+
+    /// Notes the first `Content-Length`, `Content-Encoding` and `Location` of the head.
+    private func noteField(_ line: UnsafeRawBufferPointer) {
+        switch ResponseHead.lower(line.first ?? 0) {
+        case UInt8(ascii: "c"):
+            if pendingContentLength == nil, let value = ResponseHead.value(of: line, ifNamed: "Content-Length") {
+                pendingContentLength = ResponseHead.contentLength(value)
+            } else if pendingContentEncoding == nil, let value = ResponseHead.value(of: line, ifNamed: "Content-Encoding") {
+                pendingContentEncoding = String(decoding: value, as: UTF8.self).lowercased()
+            }
+        case UInt8(ascii: "l"):
+            if ResponseHead.value(of: line, ifNamed: "Location") != nil { pendingHasLocation = true }
+        default:
+            break
+        }
+    }
+
     /// `HTTP/1.1 200 OK`: the version and the status; a new header block begins.
     private func parseStatusLine(_ line: UnsafeRawBufferPointer) {
-        pendingFieldLines.removeAll(keepingCapacity: true)
+        startHead()
         var index = 5
         while index < line.count, line[index] != UInt8(ascii: " ") { index += 1 }
         switch (index - 5, index > 5 ? line[5] : 0) {
@@ -393,7 +422,9 @@ final class Transfer: @unchecked Sendable {
     private func headersEnded() -> Bool {
         guard pendingStatus >= 200 || pendingStatus == 0 else { return true }  // 1xx: more follows
         let head = ResponseHead(
-            statusCode: pendingStatus, httpVersion: pendingVersion, url: request.url, fieldLines: pendingFieldLines)
+            statusCode: pendingStatus, httpVersion: pendingVersion, url: request.url, fieldLines: pendingFieldLines,
+            expectedContentLength: pendingContentLength, contentEncoding: pendingContentEncoding,
+            hasLocation: pendingHasLocation)
         // The head keeps these bytes; the next head (after a redirect) starts a buffer of its own.
         pendingFieldLines = []
         responseHead = head
@@ -415,20 +446,21 @@ final class Transfer: @unchecked Sendable {
     }
 
     private func beginBody(_ head: ResponseHead) throws(SluiceError) {
-        if let coding = head.firstValue("Content-Encoding")?.lowercased(),
+        if let coding = head.contentEncoding,
             !coding.isEmpty, coding != "identity", request.method != .head,
             let contentCoding = configuration.registry.contentCoding(named: coding)
         {
             decoder = contentCoding.makeDecoder(limits: configuration.contentCodingLimits)
         }
         let expected = decoder == nil ? (head.expectedContentLength ?? -1) : -1
-        task.progress.withLock { $0.update(totalExpected: expected) }
+        task.mutable.withLock { $0.progress.update(totalExpected: expected) }
         try sink.begin(head)
     }
 
     func onWrite(_ bytes: UnsafeRawBufferPointer) -> Int {
         if isRedirectResponse {
             if redirectBody.count < 1 << 20 { redirectBody.append(bytes.assumingMemoryBound(to: UInt8.self)) }
+            bytesReceived += Int64(bytes.count)
             return bytes.count
         }
         if sink.shouldPause() {
@@ -438,6 +470,8 @@ final class Transfer: @unchecked Sendable {
         do {
             try beginBodyIfNeeded()
             try writeDecoded(bytes)
+            bytesReceived += Int64(bytes.count)
+            reportProgress()
             return bytes.count
         } catch {
             failure = error
@@ -456,6 +490,10 @@ final class Transfer: @unchecked Sendable {
         do throws(SluiceError) {
             let count = try bodyStream.read(into: buffer)
             bodyBytesRead += Int64(count)
+            if count > 0 {
+                bytesSent += Int64(count)
+                reportProgress()
+            }
             if let declared = declaredBodyLength {
                 if count == 0 && bodyBytesRead < declared {
                     throw SluiceError(
@@ -479,6 +517,7 @@ final class Transfer: @unchecked Sendable {
         do {
             try bodyStream.rewind()
             bodyBytesRead = 0
+            bytesSent = 0
             return 0  // OK
         } catch {
             failure = error
@@ -509,22 +548,20 @@ final class Transfer: @unchecked Sendable {
         }
     }
 
-    func onProgress(downloadTotal: Int64, downloaded: Int64, uploadTotal: Int64, uploaded: Int64) -> Int32 {
-        guard downloaded != lastProgress.received || uploaded != lastProgress.sent else { return 0 }
-        lastProgress = (uploaded, downloaded)
-        let hasDecoder = decoder != nil
-        task.progress.withLock { progress in
-            progress.update(
-                sent: uploaded, totalToSend: uploadTotal > 0 ? uploadTotal : nil, received: downloaded,
-                totalExpected: !hasDecoder && downloadTotal > 0 ? downloadTotal : nil)
+    /// Records the counts in the task's progress and tells the progress streams, if any.
+    private func reportProgress() {
+        let (sent, received) = (bytesSent, bytesReceived)
+        let listeners = task.mutable.withLock { state -> (TransferProgress, [AsyncStream<TransferProgress>.Continuation])? in
+            state.progress.update(sent: sent, received: received)
+            guard !state.progressContinuations.isEmpty else { return nil }
+            let progress = state.progress
+            let update = TransferProgress(
+                bytesSent: sent, totalBytesToSend: progress.totalToSend >= 0 ? progress.totalToSend : nil,
+                bytesReceived: received, totalBytesExpected: progress.totalExpected >= 0 ? progress.totalExpected : nil)
+            return (update, Array(state.progressContinuations.values))
         }
-        let continuations = task.mutable.withLock { Array($0.progressContinuations.values) }
-        guard !continuations.isEmpty else { return 0 }
-        let update = TransferProgress(
-            bytesSent: uploaded, totalBytesToSend: declaredBodyLength, bytesReceived: downloaded,
-            totalBytesExpected: decoder == nil && downloadTotal > 0 ? downloadTotal : nil)
+        guard let (update, continuations) = listeners else { return }
         for continuation in continuations { continuation.yield(update) }
-        return 0
     }
 
     // MARK: Finishing
@@ -635,7 +672,7 @@ final class Transfer: @unchecked Sendable {
     // MARK: Redirects
 
     private func shouldFollow(_ head: ResponseHead) -> Bool {
-        guard [301, 302, 303, 307, 308].contains(head.statusCode), head.firstValue("Location") != nil else {
+        guard [301, 302, 303, 307, 308].contains(head.statusCode), head.hasLocation else {
             return false
         }
         if case .refuse = configuration.redirectPolicy { return false }
@@ -753,10 +790,4 @@ let transferPrerequestCallback: sluice_curl_prereq_callback = { context, _, _, _
 private let collectCertificate: sluice_certificate_callback = { der, length, context in
     guard let der, let context, length > 0 else { return }
     context.assumingMemoryBound(to: [Data].self).pointee.append(Data(bytes: der, count: Int(length)))
-}
-
-let transferProgressCallback: sluice_curl_xferinfo_callback = { context, downloadTotal, downloaded, uploadTotal, uploaded in
-    transfer(context).onProgress(
-        downloadTotal: Int64(downloadTotal), downloaded: Int64(downloaded), uploadTotal: Int64(uploadTotal),
-        uploaded: Int64(uploaded))
 }
