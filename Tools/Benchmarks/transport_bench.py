@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
 """Runs every transport scenario for every client in one run and prints a table of ratios.
 
-Clients: a C program on libcurl's multi API (the practical limit), Sluice, async-http-client and
-URLSession (FoundationNetworking). Each run is its own process under /usr/bin/time, which gives its
-CPU time and peak RSS. Server addresses come from the SLUICE_* variables Tools/testenv exports.
+Clients: a C program on libcurl's multi API (the practical limit), Sluice (also with the requests'
+code on the session's engine thread, `SessionManager.taskExecutor`), async-http-client and URLSession
+(FoundationNetworking). Each run is its own process under /usr/bin/time, which gives its CPU time and
+peak RSS. The small-request scenarios run in rounds, every client once per round; a client's ratio to
+the C program is the median of its per-round ratios, its rate and CPU the medians of its runs.
+Server addresses come from the SLUICE_* variables Tools/testenv exports.
 """
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -17,6 +21,7 @@ parser.add_argument("--client-bin", required=True)
 parser.add_argument("--c-bin", required=True)
 parser.add_argument("--quick", action="store_true", help="fewer requests, for a smoke run")
 parser.add_argument("--output", default="results/transport.md")
+parser.add_argument("--rounds", type=int, default=5, help="rounds of the small-request scenarios")
 args = parser.parse_args()
 
 env = os.environ
@@ -31,7 +36,7 @@ SCENARIOS = [
     ("1 GiB download to file", "download", [f"{http}/files/1g.bin", "{tmp}"], "MB/s"),
     ("1 GiB upload from file", "upload", [f"{http}/upload", big], "MB/s"),
 ]
-CLIENTS = ["libcurl C (multi)", "Sluice", "async-http-client", "URLSession", "curl(1)"]
+CLIENTS = ["libcurl C (multi)", "Sluice", "Sluice, engine executor", "async-http-client", "URLSession", "curl(1)"]
 
 
 def command(client, scenario, arguments):
@@ -46,7 +51,8 @@ def command(client, scenario, arguments):
         return ["sh", "-c", 'echo \'{"unsupported": "curl(1) runs one transfer at a time"}\'']
     if client == "libcurl C (multi)":
         return [args.c_bin, scenario] + arguments
-    name = {"Sluice": "sluice", "async-http-client": "ahc", "URLSession": "urlsession"}[client]
+    name = {"Sluice": "sluice", "Sluice, engine executor": "sluice-executor", "async-http-client": "ahc",
+            "URLSession": "urlsession"}[client]
     return [args.client_bin, name, scenario] + arguments
 
 
@@ -68,38 +74,53 @@ def run(client, scenario, arguments):
         return result
 
 
+def rate(result, unit):
+    if "error" in result:
+        return None
+    if unit == "req/s":
+        return result["operations"] / result["seconds"]
+    return result["bytes"] / result["seconds"] / 1e6
+
+
+def median(values):
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
+
+
 rows = []
 for title, scenario, arguments, unit in SCENARIOS:
-    measured = {}
-    for client in CLIENTS:
-        print(f"  {title}: {client} ...", file=sys.stderr, flush=True)
-        measured[client] = run(client, scenario, arguments)
-    baseline = measured["libcurl C (multi)"]
-    sluice = measured["Sluice"]
-
-    def rate(result):
-        if "error" in result:
-            return None
-        if unit == "req/s":
-            return result["operations"] / result["seconds"]
-        return result["bytes"] / result["seconds"] / 1e6
+    rounds = args.rounds if unit == "req/s" else 1
+    measured = {client: [] for client in CLIENTS}
+    for round_number in range(rounds):
+        for client in CLIENTS:
+            if measured[client] and "error" in measured[client][0]:
+                continue  # unsupported or failing: once is enough
+            print(f"  {title} (round {round_number + 1}/{rounds}): {client} ...", file=sys.stderr, flush=True)
+            measured[client].append(run(client, scenario, arguments))
+    baselines = [rate(result, unit) for result in measured["libcurl C (multi)"]]
+    sluices = [rate(result, unit) for result in measured["Sluice"]]
 
     for client in CLIENTS:
-        result = measured[client]
-        value = rate(result)
+        results = measured[client]
+        rates = [rate(result, unit) for result in results]
+        value = median(rates)
         if value is None:
-            rows.append(f"| {title} | {client} | n/a: {result['error']} | | | | |")
+            rows.append(f"| {title} | {client} | n/a: {results[0]['error']} | | | | |")
             continue
-        to_c = value / rate(baseline) if rate(baseline) else None
-        sluice_over = rate(sluice) / value if rate(sluice) and client != "Sluice" else None
-        cpu_per_op = result["cpu"] / max(result["operations"], 1) * 1e6
+        # Ratios are taken within a round (the same machine state), then the median over rounds.
+        to_c = median([r / c for r, c in zip(rates, baselines) if r and c])
+        sluice_over = (
+            median([s / r for s, r in zip(sluices, rates) if s and r]) if client != "Sluice" else None)
+        cpu_per_op = median([r["cpu"] / max(r["operations"], 1) * 1e6 for r in results if "error" not in r])
+        rss = max(r["rss_mib"] for r in results if "error" not in r)
+        spread = f" ({min(r for r in rates if r):,.0f}–{max(rates):,.0f})" if len(results) > 1 else ""
         rows.append(
-            f"| {title} | {client} | {value:,.0f} {unit} | {to_c:.2f}× | "
+            f"| {title} | {client} | {value:,.0f} {unit}{spread} | {to_c:.2f}× | "
             f"{'' if sluice_over is None else f'{sluice_over:.2f}×'} | "
-            f"{cpu_per_op:,.0f} µs | {result['rss_mib']:.1f} MiB |")
+            f"{cpu_per_op:,.0f} µs | {rss:.1f} MiB |")
 
 table = "\n".join([
-    "| scenario | client | rate | ÷ libcurl C | Sluice ÷ client | CPU per operation | peak RSS |",
+    "| scenario | client | rate (median; range) | ÷ libcurl C | Sluice ÷ client | CPU per operation | peak RSS |",
     "|---|---|---|---|---|---|---|",
 ] + rows)
 print(table)

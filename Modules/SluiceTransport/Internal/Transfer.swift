@@ -672,8 +672,9 @@ final class Transfer: @unchecked Sendable {
     // MARK: Redirects
 
     private func shouldFollow(_ head: ResponseHead) -> Bool {
-        guard [301, 302, 303, 307, 308].contains(head.statusCode), head.hasLocation else {
-            return false
+        switch head.statusCode {
+        case 301, 302, 303, 307, 308: guard head.hasLocation else { return false }
+        default: return false
         }
         if case .refuse = configuration.redirectPolicy { return false }
         return true
