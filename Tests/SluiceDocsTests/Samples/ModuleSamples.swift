@@ -69,6 +69,18 @@ enum ModuleSamples {
         _ = (response, upload, download, head)
     }
 
+    static func engineExecutor() async throws -> [Data] {
+        let session = SessionManager()
+        let pages = try await withTaskExecutorPreference(session.taskExecutor) {
+            var pages: [Data] = []
+            for page in 1...10 {
+                pages.append(try await session.data(for: HTTPRequest(url: "https://example.com/items?page=\(page)")).data)
+            }
+            return pages
+        }
+        return pages
+    }
+
     static func reachability() throws {
         let manager = NetworkReachabilityManager.shared           // any usable network
         try manager.startMonitoring { status in                   // on the main queue by default
