@@ -28,6 +28,7 @@ public final class SessionManager: Sendable, TaskController {
     public let eventMonitors: [any EventMonitor]
 
     private let engine: CurlEngine
+    private let sharedConfiguration: SharedConfiguration
     private let state = Locked<(nextID: Int, transfers: [Int: Transfer], invalidated: Bool)>((1, [:], false))
 
     /// Creates a session.
@@ -37,6 +38,7 @@ public final class SessionManager: Sendable, TaskController {
     ///   - eventMonitors: Lifecycle observers. Default none.
     public init(configuration: SessionConfiguration = .default, eventMonitors: [any EventMonitor] = []) {
         self.configuration = configuration
+        self.sharedConfiguration = SharedConfiguration(configuration)
         self.eventMonitors = eventMonitors
         do {
             engine = try CurlEngine(configuration: configuration)
@@ -356,7 +358,7 @@ public final class SessionManager: Sendable, TaskController {
             return (state.nextID, state.invalidated)
         }
         let task = SessionTask(id: id, kind: kind, request: request, controller: self)
-        let transfer = Transfer(task: task, request: request, configuration: configuration, sink: sink) { [weak self] result in
+        let transfer = Transfer(task: task, request: request, configuration: sharedConfiguration, sink: sink) { [weak self] result in
             let error = result.failure
             let metrics = try? result.get().metrics
             var response: HTTPResponse?

@@ -24,7 +24,9 @@ final class Transfer: @unchecked Sendable {
     }
 
     let task: SessionTask
-    let configuration: SessionConfiguration
+    private let sharedConfiguration: SharedConfiguration
+    /// The session's configuration, read in place.
+    var configuration: SessionConfiguration { _read { yield sharedConfiguration.value } }
     let sink: any ResponseSink
     let completion: @Sendable (Result<Outcome, SluiceError>) -> Void
 
@@ -47,7 +49,13 @@ final class Transfer: @unchecked Sendable {
     private var bodyCoding: String?
     private var declaredBodyLength: Int64?
     private var bodyBytesRead: Int64 = 0
-    private var failure: SluiceError?
+    /// An error raised in a callback, which ends the attempt. Kept out of line: a ``SluiceError`` is
+    /// large, and a transfer object small enough for the allocator's fast size classes is cheaper.
+    private var failure: SluiceError? {
+        get { failureStorage.first }
+        set { failureStorage = newValue.map { [$0] } ?? [] }
+    }
+    private var failureStorage: [SluiceError] = []
     /// Whether the server asked for a client certificate and this request had none to give.
     private var clientCertificateRequested = false
     private var pendingStatus = 0
@@ -76,23 +84,23 @@ final class Transfer: @unchecked Sendable {
     private var bytesSent: Int64 = 0
     private var bytesReceived: Int64 = 0
     /// The TLS settings of the current attempt (they depend on the request's host).
-    private var tls = TLSConfiguration.default
+    private var tls: TLSConfiguration { _read { yield prepared.tls } }
     /// What the current request's attempts need from Swift values, made before the engine sees the
     /// transfer (on the submitting thread) and again after each redirect.
     private var prepared: Prepared
 
     init(
-        task: SessionTask, request: HTTPRequest, configuration: SessionConfiguration, sink: any ResponseSink,
+        task: SessionTask, request: HTTPRequest, configuration: SharedConfiguration, sink: any ResponseSink,
         completion: @escaping @Sendable (Result<Outcome, SluiceError>) -> Void
     ) {
         self.task = task
         self.request = request
-        self.configuration = configuration
+        self.sharedConfiguration = configuration
         self.sink = sink
         self.completion = completion
         self.originalURL = request.url
-        self.credential = configuration.credential
-        self.prepared = Prepared(request: request, configuration: configuration)
+        self.credential = configuration.value.credential
+        self.prepared = Prepared(request: request, configuration: configuration.value)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }
 
@@ -293,7 +301,6 @@ final class Transfer: @unchecked Sendable {
     private func configureTLS(_ easy: UnsafeMutableRawPointer, context: UnsafeMutableRawPointer) {
         // A connection is reused only by requests to the same host and port, and every request to a host
         // gets that host's settings, so an evaluator never meets a connection made under another's rules.
-        tls = prepared.tls
         if !tls.verifiesPeer { sluice_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 0) }
         if !tls.verifiesHost { sluice_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 0) }
         if let trustStore = SystemTrustStore.caBundle(
