@@ -110,6 +110,8 @@ final class Transfer: @unchecked Sendable {
         let urlString: String
         let host: String
         let overTLS: Bool
+        /// Whether the scheme is `http` or `https`, the only protocols a transfer may use.
+        let isHTTP: Bool
         let tls: TLSConfiguration
         /// Every header line curl gets except a `Content-Type:` that depends on the body stream.
         let headerLines: [String]
@@ -119,7 +121,9 @@ final class Transfer: @unchecked Sendable {
             url = request.url
             urlString = request.url.absoluteString
             host = Transfer.hostName(request.url)
-            overTLS = request.url.scheme?.lowercased() == "https"
+            let scheme = request.url.scheme?.lowercased()
+            overTLS = scheme == "https"
+            isHTTP = scheme == "http" || overTLS
             tls = configuration.tlsConfiguration(forHost: host)
             var headers = configuration.defaultHeaders.merging(request.headers)
             // curl computes these from the body it sends.
@@ -138,8 +142,8 @@ final class Transfer: @unchecked Sendable {
             }
             var lines: [String] = []
             lines.reserveCapacity(headers.count + 1)
-            // No 100-continue round trip unless the caller asks for it.
-            if !headers.contains("Expect") { lines.append("Expect:") }
+            // No 100-continue round trip unless the caller asks for it (curl only adds one for a body).
+            if request.body.isPresent, !headers.contains("Expect") { lines.append("Expect:") }
             for header in headers {
                 // An empty value needs curl's "Name;" form, or curl would drop the header.
                 lines.append(header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)")
@@ -191,7 +195,9 @@ final class Transfer: @unchecked Sendable {
         }
         // The handle was reset: TCP_NODELAY on, FOLLOWLOCATION off, GET, and peer and host
         // verification on are libcurl's defaults; only what differs is set.
-        sluice_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
+        // Only http and https: curl follows no redirects itself, so only a URL with another scheme needs
+        // the restriction (curl then refuses it).
+        if !prepared.isHTTP { sluice_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https") }
 
         switch configuration.httpVersion {
         case .http1_1: sluice_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, SLUICE_CURL_HTTP_VERSION_1_1)
@@ -295,7 +301,7 @@ final class Transfer: @unchecked Sendable {
             headerList = curl_slist_append(headerList, "Content-Type:")
         }
         for line in prepared.headerLines { headerList = curl_slist_append(headerList, line) }
-        sluice_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList)
+        if let headerList { sluice_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList) }
     }
 
     private func configureTLS(_ easy: UnsafeMutableRawPointer, context: UnsafeMutableRawPointer) {
