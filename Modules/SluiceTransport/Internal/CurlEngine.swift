@@ -252,6 +252,9 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
         ended.append((transfer, result))
     }
 
+    /// Where batches of completions run (one object for the life of the process).
+    private static let completionQueue = DispatchQueue.global()
+
     /// Runs the completions of the transfers that ended in this turn. One is run here; several are
     /// handed to one job on a global queue, so the engine thread goes back to curl at once and wakes
     /// one worker for the lot rather than one per transfer.
@@ -272,7 +275,7 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
             }
             ended.removeAll(keepingCapacity: true)
             guard !batch.isEmpty else { return }
-            DispatchQueue.global().async { [batch] in
+            Self.completionQueue.async { [batch] in
                 for (transfer, result) in batch { transfer.completion(result) }
             }
         }

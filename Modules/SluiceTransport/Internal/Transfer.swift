@@ -101,13 +101,16 @@ final class Transfer: @unchecked Sendable {
         self.originalURL = request.url
         self.credential = configuration.value.credential
         self.prepared = Prepared(request: request, configuration: configuration.value)
+        // The head's buffer is made here, on the thread that starts the task, not by the engine.
+        pendingFieldLines.reserveCapacity(512)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }
 
     /// The URL, TLS settings and header lines of one request.
     private struct Prepared {
         let url: URL
-        let urlString: String
+        /// The URL as the NUL-terminated bytes curl copies.
+        let urlCString: [CChar]
         let host: String
         let overTLS: Bool
         /// Whether the scheme is `http` or `https`, the only protocols a transfer may use.
@@ -119,7 +122,7 @@ final class Transfer: @unchecked Sendable {
 
         init(request: HTTPRequest, configuration: SessionConfiguration) {
             url = request.url
-            urlString = request.url.absoluteString
+            urlCString = request.url.absoluteString.utf8CString.map { $0 }
             host = Transfer.hostName(request.url)
             let scheme = request.url.scheme?.lowercased()
             overTLS = scheme == "https"
@@ -184,7 +187,7 @@ final class Transfer: @unchecked Sendable {
         sluice_easy_setopt_pointer(easy, CURLOPT_PRIVATE, context)
         sluice_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer)
         if prepared.url != request.url { prepared = Prepared(request: request, configuration: configuration) }
-        sluice_easy_setopt_string(easy, CURLOPT_URL, prepared.urlString)
+        prepared.urlCString.withUnsafeBufferPointer { url in _ = sluice_easy_setopt_string(easy, CURLOPT_URL, url.baseAddress) }
         sluice_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         sluice_easy_setopt_share(easy, share)
         // Waiting for a connection that may multiplex only makes sense where HTTP/2 can be had: over
