@@ -255,29 +255,21 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
     /// Where batches of completions run (one object for the life of the process).
     private static let completionQueue = DispatchQueue.global()
 
-    /// Runs the completions of the transfers that ended in this turn. One is run here; several are
-    /// handed to one job on a global queue, so the engine thread goes back to curl at once and wakes
-    /// one worker for the lot rather than one per transfer.
+    /// Runs the completions of the transfers that ended in this turn: together, as one job on a global
+    /// queue, so the engine goes back to curl at once, wakes at most one worker for the lot, and leaves
+    /// the completions' work (making the response, freeing the task's objects) to that worker. Tasks
+    /// that run on the engine itself (its task executor) complete here: their code runs in this loop.
     private func deliverEnded() {
-        switch ended.count {
-        case 0:
-            return
-        case 1:
-            let (transfer, result) = ended[0]
-            ended.removeAll(keepingCapacity: true)
-            transfer.completion(result)
-        default:
-            // Tasks running on the engine itself resume here: their code runs in this loop anyway.
-            var batch: [(Transfer, Result<Transfer.Outcome, SluiceError>)] = []
-            batch.reserveCapacity(ended.count)
-            for (transfer, result) in ended {
-                if transfer.completesOnEngine { transfer.completion(result) } else { batch.append((transfer, result)) }
-            }
-            ended.removeAll(keepingCapacity: true)
-            guard !batch.isEmpty else { return }
-            Self.completionQueue.async { [batch] in
-                for (transfer, result) in batch { transfer.completion(result) }
-            }
+        guard !ended.isEmpty else { return }
+        var batch: [(Transfer, Result<Transfer.Outcome, SluiceError>)] = []
+        batch.reserveCapacity(ended.count)
+        for (transfer, result) in ended {
+            if transfer.completesOnEngine { transfer.completion(result) } else { batch.append((transfer, result)) }
+        }
+        ended.removeAll(keepingCapacity: true)
+        guard !batch.isEmpty else { return }
+        Self.completionQueue.async { [batch] in
+            for (transfer, result) in batch { transfer.completion(result) }
         }
     }
 
