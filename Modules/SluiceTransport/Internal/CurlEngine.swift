@@ -87,10 +87,12 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
         var running: Int32 = 0
         var batch: [Command] = []
         while true {
-            // Trade the emptied batch for the queue: neither array is reallocated from turn to turn.
-            batch.removeAll(keepingCapacity: true)
+            // Trade the empty batch for the queue: neither array is reallocated from turn to turn.
             commands.withLock { state in swap(&state.queue, &batch) }
             for command in batch { handle(command) }
+            // Emptied at once: a command must not keep its transfer alive past the transfer's completion
+            // (which runs elsewhere, and should free it there).
+            batch.removeAll(keepingCapacity: true)
             if let cancelling = stopping, active.isEmpty || cancelling {
                 if cancelling { cancelAll() }
                 if active.isEmpty {
@@ -268,8 +270,24 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
         }
         ended.removeAll(keepingCapacity: true)
         guard !batch.isEmpty else { return }
-        Self.completionQueue.async { [batch] in
-            for (transfer, result) in batch { transfer.completion(result) }
+        // The job takes the batch out of the hand-off, so the job's thread drops the last references to
+        // the transfers even when the engine releases the job's closure after the job has run.
+        let handoff = EndedBatch(consume batch)
+        Self.completionQueue.async {
+            for (transfer, result) in handoff.take() { transfer.completion(result) }
+        }
+    }
+
+    /// Transfers and their results on their way from the engine to the completion job, which takes them.
+    private final class EndedBatch: @unchecked Sendable {
+        private var items: [(Transfer, Result<Transfer.Outcome, SluiceError>)]
+
+        init(_ items: consuming [(Transfer, Result<Transfer.Outcome, SluiceError>)]) { self.items = items }
+
+        /// The items, leaving none behind (called once, by the job).
+        func take() -> [(Transfer, Result<Transfer.Outcome, SluiceError>)] {
+            defer { items = [] }
+            return items
         }
     }
 
