@@ -117,6 +117,10 @@ let package = Package(
         // Counts libxml2's allocations through its debug allocator while SluiceXML parses, for SluiceXMLTests.
         .executableTarget(
             name: "sluice-xml-leakcheck", dependencies: ["SluiceXML", "CLibXML2"], path: "Tests/XMLLeakCheck"),
+        // Sends HTTPS requests and exits at once, for SluiceTransportTests (a clean exit while the engine
+        // still closes its TLS connections).
+        .executableTarget(
+            name: "sluice-exit-probe", dependencies: ["SluiceTransport"], path: "Tests/ExitProbe"),
         tests("SluiceConformanceTests", dependencies: ["SluiceConformance"]),
         tests("SluiceTests", dependencies: ["Sluice", .product(name: "Logging", package: "swift-log")]),
         // Every Swift sample in README.md and docs/ lives here (or in the example plugin), so the build

@@ -60,6 +60,7 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
         let thread = Thread { [self] in run() }
         thread.name = "sluice.curl-engine"
         thread.stackSize = 1 << 20
+        CurlGlobal.engineStarted(self)
         thread.start()
     }
 
@@ -124,6 +125,7 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
         curl_multi_cleanup(multi)
         curl_share_cleanup(share)
         curl_share_cleanup(cookieShare)
+        CurlGlobal.engineFinished(self)
     }
 
     private func handle(_ command: Command) {
