@@ -23,7 +23,7 @@ public final class SessionManager: Sendable, TaskController {
     public static let metricsUserInfoKey = "SluiceMetrics"
 
     /// The configuration the session was made with.
-    public let configuration: SessionConfiguration
+    public var configuration: SessionConfiguration { _read { yield sharedConfiguration.value } }
     /// The observers told of every task's lifecycle.
     public let eventMonitors: [any EventMonitor]
 
@@ -37,7 +37,6 @@ public final class SessionManager: Sendable, TaskController {
     ///   - configuration: Timeouts, limits, TLS, codings. Default ``SessionConfiguration/default``.
     ///   - eventMonitors: Lifecycle observers. Default none.
     public init(configuration: SessionConfiguration = .default, eventMonitors: [any EventMonitor] = []) {
-        self.configuration = configuration
         self.sharedConfiguration = SharedConfiguration(configuration)
         self.eventMonitors = eventMonitors
         do {

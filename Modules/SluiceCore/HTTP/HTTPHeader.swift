@@ -44,15 +44,30 @@ extension HTTPHeader {
     package init?(fieldLine line: UnsafeRawBufferPointer) {
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { return nil }
         for index in 0..<colon where !HTTPToken.isTokenByte(line[index]) { return nil }
-        var start = colon + 1, end = line.count
+        let value = Self.trimmedValue(of: line, from: colon + 1)
+        for byte in value where (byte < 0x20 && byte != UInt8(ascii: "\t")) || byte == 0x7f { return nil }
+        self.name = String(decoding: UnsafeRawBufferPointer(rebasing: line[..<colon]), as: UTF8.self)
+        self.value = String(decoding: value, as: UTF8.self)
+    }
+
+    /// The value of a received field line (as for ``init(fieldLine:)``) when its name is `name`, compared
+    /// ignoring ASCII case, without the optional whitespace around it; `nil` for a field of another name.
+    /// The value is not checked.
+    package static func value(inFieldLine line: UnsafeRawBufferPointer, named name: StaticString) -> UnsafeRawBufferPointer? {
+        let wanted = UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+        guard line.count > wanted.count, line[wanted.count] == UInt8(ascii: ":") else { return nil }
+        for index in 0..<wanted.count where HTTPHeaders.asciiLower(line[index]) != HTTPHeaders.asciiLower(wanted[index]) {
+            return nil
+        }
+        return trimmedValue(of: line, from: wanted.count + 1)
+    }
+
+    /// `line[start...]` without leading and trailing spaces and tabs.
+    private static func trimmedValue(of line: UnsafeRawBufferPointer, from start: Int) -> UnsafeRawBufferPointer {
+        var start = start, end = line.count
         while start < end, line[start] == UInt8(ascii: " ") || line[start] == UInt8(ascii: "\t") { start += 1 }
         while end > start, line[end - 1] == UInt8(ascii: " ") || line[end - 1] == UInt8(ascii: "\t") { end -= 1 }
-        for index in start..<end {
-            let byte = line[index]
-            if (byte < 0x20 && byte != UInt8(ascii: "\t")) || byte == 0x7f { return nil }
-        }
-        self.name = String(decoding: UnsafeRawBufferPointer(rebasing: line[..<colon]), as: UTF8.self)
-        self.value = String(decoding: UnsafeRawBufferPointer(rebasing: line[start..<end]), as: UTF8.self)
+        return UnsafeRawBufferPointer(rebasing: line[start..<end])
     }
 }
 

@@ -211,7 +211,7 @@ public struct HTTPHeaders: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    private static func asciiLower(_ byte: UInt8) -> UInt8 {
+    static func asciiLower(_ byte: UInt8) -> UInt8 {
         (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) ? byte | 0x20 : byte
     }
 

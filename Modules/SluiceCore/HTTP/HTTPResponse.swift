@@ -42,8 +42,11 @@ public struct HTTPResponse: Sendable, Hashable, CustomStringConvertible {
 
     /// The `Content-Length` value, or `nil` when absent or not a number.
     public var expectedContentLength: Int64? {
-        headers.first("Content-Length").flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil }
+        headers.first("Content-Length").flatMap(Self.contentLength(_:))
     }
+
+    /// A `Content-Length` value as a length: a non-negative integer, else `nil`.
+    package static func contentLength(_ value: String) -> Int64? { Int64(value).flatMap { $0 >= 0 ? $0 : nil } }
 
     /// Whether the status is in 200–299.
     public var isSuccess: Bool { (200..<300).contains(statusCode) }

@@ -399,15 +399,17 @@ final class Transfer: @unchecked Sendable {
 
     /// Notes the first `Content-Length`, `Content-Encoding` and `Location` of the head.
     private func noteField(_ line: UnsafeRawBufferPointer) {
-        switch ResponseHead.lower(line.first ?? 0) {
-        case UInt8(ascii: "c"):
-            if pendingContentLength == nil, let value = ResponseHead.value(of: line, ifNamed: "Content-Length") {
-                pendingContentLength = ResponseHead.contentLength(value)
-            } else if pendingContentEncoding == nil, let value = ResponseHead.value(of: line, ifNamed: "Content-Encoding") {
+        switch line.first {
+        case UInt8(ascii: "c"), UInt8(ascii: "C"):
+            if pendingContentLength == nil, let value = HTTPHeader.value(inFieldLine: line, named: "Content-Length") {
+                pendingContentLength = HTTPResponse.contentLength(String(decoding: value, as: UTF8.self))
+            } else if pendingContentEncoding == nil,
+                let value = HTTPHeader.value(inFieldLine: line, named: "Content-Encoding")
+            {
                 pendingContentEncoding = String(decoding: value, as: UTF8.self).lowercased()
             }
-        case UInt8(ascii: "l"):
-            if ResponseHead.value(of: line, ifNamed: "Location") != nil { pendingHasLocation = true }
+        case UInt8(ascii: "l"), UInt8(ascii: "L"):
+            if HTTPHeader.value(inFieldLine: line, named: "Location") != nil { pendingHasLocation = true }
         default:
             break
         }
