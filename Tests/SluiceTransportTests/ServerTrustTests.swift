@@ -15,10 +15,11 @@ extension TransportSuites {
             return (servers, try SecurityPolicyTable.Certificates(servers: servers))
         }
 
-        /// Whether nginx logged `probe`, waiting up to two seconds for a request that did reach it.
-        static func logged(_ probe: String, servers: ServerEnvironment, expected: Bool) async throws -> Bool {
+        /// Whether nginx logged `probe` after `offset`, waiting up to two seconds for a request that did
+        /// reach it.
+        static func logged(_ probe: String, after offset: UInt64, servers: ServerEnvironment, expected: Bool) async throws -> Bool {
             for _ in 0..<(expected ? 40 : 4) {
-                if try SecurityPolicyTable.accessLogRecords(probe, servers: servers) { return true }
+                if try SecurityPolicyTable.accessLogRecords(probe, servers: servers, after: offset) { return true }
                 try await Task.sleep(for: .milliseconds(50))
             }
             return false
@@ -38,9 +39,9 @@ extension TransportSuites {
             #expect(run.outcome == row.expected, "mirrors \(row.mirrors)")
             guard let probe = run.probe else { return }
             if case .refused = run.outcome {
-                #expect(try await !Self.logged(probe, servers: servers, expected: false), "nginx logged a refused request")
+                #expect(try await !Self.logged(probe, after: run.logOffset, servers: servers, expected: false), "nginx logged a refused request")
             } else {
-                #expect(try await Self.logged(probe, servers: servers, expected: true), "nginx did not log an answered request")
+                #expect(try await Self.logged(probe, after: run.logOffset, servers: servers, expected: true), "nginx did not log an answered request")
             }
         }
 
@@ -53,6 +54,7 @@ extension TransportSuites {
             let body = Data(repeating: 0x5A, count: 1 << 20)
 
             let refusing = try Self.session(policy.tlsConfiguration(for: base))
+            let logOffset = try SecurityPolicyTable.accessLogSize(servers: servers)
             let probe = UUID().uuidString
             var request = try Transport.request(.https, "/upload?probe=\(probe)", method: .post)
             request.headers.add(try HTTPHeader(name: "Content-Type", value: "application/octet-stream"))
@@ -61,7 +63,7 @@ extension TransportSuites {
             #expect(error?.code != .cancelled && error?.code != .tlsFailed)
             #expect(error?.library == nil, "the refusal is the policy's, not a libcurl failure")
             #expect(error?.message.contains("127.0.0.1") == true)
-            #expect(try await !Self.logged(probe, servers: servers, expected: false))
+            #expect(try await !Self.logged(probe, after: logOffset, servers: servers, expected: false))
 
             // The same upload with the right pin reaches nginx whole, and is logged.
             policy.pinnedCertificates = [certificates.serverLeaf]
@@ -71,7 +73,7 @@ extension TransportSuites {
             controlRequest.url = URL(string: base.absoluteString + "/upload?probe=\(control)")!
             let response = try await accepting.upload(for: controlRequest, from: .bytes(body))
             #expect(try Transport.json(response.data)["received"] as? Int == body.count)
-            #expect(try await Self.logged(control, servers: servers, expected: true))
+            #expect(try await Self.logged(control, after: logOffset, servers: servers, expected: true))
         }
 
         /// Records every chain it is asked about; refuses once it has accepted `accepting` of them.

@@ -99,6 +99,8 @@ public enum SecurityPolicyTable {
         public let outcome: Outcome
         /// The unique `probe` query value of the request, to look for in nginx's access log.
         public let probe: String?
+        /// The access log's size before the request: its line, if any, comes after this offset.
+        public var logOffset: UInt64 = 0
     }
 
     /// Runs `row`: applies its policy to a new session (with the server's URL as base URL) and GETs
@@ -117,21 +119,45 @@ public enum SecurityPolicyTable {
         let session = SessionManager(configuration: configuration)
         defer { session.invalidate(cancelingTasks: true) }
         let probe = UUID().uuidString
+        let logOffset = (try? accessLogSize(servers: servers)) ?? 0
         do throws(SluiceError) {
             let response = try await session.data(for: HTTPRequest(url: URL(string: "\(base.absoluteString)/status?probe=\(probe)")!))
-            return Run(outcome: .status(response.response.statusCode), probe: probe)
+            return Run(outcome: .status(response.response.statusCode), probe: probe, logOffset: logOffset)
         } catch {
-            return Run(outcome: .refused(error.code), probe: probe)
+            return Run(outcome: .refused(error.code), probe: probe, logOffset: logOffset)
         }
     }
 
-    /// Whether nginx's access log records a request whose URI holds `probe`.
+    /// The size of nginx's access log now: lines of requests sent later come after this offset.
     ///
     /// - Throws: ``ConformanceError`` when the environment names no access log or it cannot be read.
-    public static func accessLogRecords(_ probe: String, servers: ServerEnvironment) throws -> Bool {
+    public static func accessLogSize(servers: ServerEnvironment) throws -> UInt64 {
+        let path = try accessLogPath(servers)
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber else {
+            throw ConformanceError("cannot read \(path)")
+        }
+        return size.uint64Value
+    }
+
+    /// Whether nginx's access log records a request whose URI holds `probe`, in the lines written
+    /// after `offset` (default 0: the whole log). Only that part is read, however long the log.
+    ///
+    /// - Throws: ``ConformanceError`` when the environment names no access log or it cannot be read.
+    public static func accessLogRecords(_ probe: String, servers: ServerEnvironment, after offset: UInt64 = 0) throws -> Bool {
+        let path = try accessLogPath(servers)
+        guard let file = FileHandle(forReadingAtPath: path) else { throw ConformanceError("cannot read \(path)") }
+        defer { try? file.close() }
+        do {
+            try file.seek(toOffset: offset)
+            return (try file.readToEnd() ?? Data()).range(of: Data(probe.utf8)) != nil
+        } catch {
+            throw ConformanceError("cannot read \(path): \(error)")
+        }
+    }
+
+    private static func accessLogPath(_ servers: ServerEnvironment) throws -> String {
         guard let path = servers.nginxAccessLog else { throw ConformanceError("SLUICE_NGINX_ACCESS_LOG is not set") }
-        guard let log = FileManager.default.contents(atPath: path) else { throw ConformanceError("cannot read \(path)") }
-        return log.range(of: Data(probe.utf8)) != nil
+        return path
     }
 
     // MARK: The rows

@@ -11,8 +11,8 @@ struct SecurityPolicySuite: ConformanceSuite {
         let servers = try context.requireServers()
         let certificates = try SecurityPolicyTable.Certificates(servers: servers)
         var results: [CaseResult] = []
-        var refusedProbes: [(id: String, probe: String)] = []
-        var answeredProbes: [(id: String, probe: String)] = []
+        var refusedProbes: [(id: String, probe: String, logOffset: UInt64)] = []
+        var answeredProbes: [(id: String, probe: String, logOffset: UInt64)] = []
         for row in SecurityPolicyTable.rows {
             let run = try await SecurityPolicyTable.run(row, servers: servers, certificates: certificates)
             let passed = run.outcome == row.expected
@@ -20,17 +20,17 @@ struct SecurityPolicySuite: ConformanceSuite {
                 id: row.id, passed: passed,
                 detail: passed ? nil : "expected \(row.expected), got \(run.outcome) (mirrors \(row.mirrors))"))
             switch (run.outcome, run.probe) {
-            case (.refused, let probe?): refusedProbes.append((row.id, probe))
-            case (.status, let probe?): answeredProbes.append((row.id, probe))
+            case (.refused, let probe?): refusedProbes.append((row.id, probe, run.logOffset))
+            case (.status, let probe?): answeredProbes.append((row.id, probe, run.logOffset))
             default: break
             }
         }
         // Checked once every row has run, so a late log line would still be seen. The answered requests
         // show that the log does record what reaches nginx.
-        for (id, probe) in answeredProbes where try !SecurityPolicyTable.accessLogRecords(probe, servers: servers) {
+        for (id, probe, offset) in answeredProbes where try !SecurityPolicyTable.accessLogRecords(probe, servers: servers, after: offset) {
             results.append(CaseResult(id: "\(id): the request is in the access log", passed: false, detail: "probe \(probe) not logged"))
         }
-        for (id, probe) in refusedProbes where try SecurityPolicyTable.accessLogRecords(probe, servers: servers) {
+        for (id, probe, offset) in refusedProbes where try SecurityPolicyTable.accessLogRecords(probe, servers: servers, after: offset) {
             results.append(CaseResult(id: "\(id): no request reached the server", passed: false, detail: "nginx logged probe \(probe)"))
         }
         results.append(CaseResult(
