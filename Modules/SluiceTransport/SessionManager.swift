@@ -91,7 +91,9 @@ public final class SessionManager: Sendable, TaskController {
     public func data(
         for request: HTTPRequest, didCreateTask: (@Sendable (SessionTask) -> Void)? = nil
     ) async throws(SluiceError) -> DataResponse {
-        try await run(didCreateTask) { completion in self.makeDataTask(kind: .data, request: request, completion: completion) }
+        try await run(didCreateTask) { awaiter, completion in
+            self.makeDataTask(kind: .data, request: request, awaiter: awaiter, completion: completion)
+        }
     }
 
     /// Sends `request` with `body` (bytes, a file, or a stream pulled as it is sent) and collects the
@@ -105,8 +107,8 @@ public final class SessionManager: Sendable, TaskController {
     ) async throws(SluiceError) -> DataResponse {
         var request = request
         request.body = body
-        return try await run(didCreateTask) { completion in
-            self.makeDataTask(kind: .upload, request: request, completion: completion)
+        return try await run(didCreateTask) { awaiter, completion in
+            self.makeDataTask(kind: .upload, request: request, awaiter: awaiter, completion: completion)
         }
     }
 
@@ -118,8 +120,8 @@ public final class SessionManager: Sendable, TaskController {
     public func download(for request: HTTPRequest, to destination: @escaping DownloadDestination)
         async throws(SluiceError) -> DownloadResponse
     {
-        try await run { completion in
-            self.makeDownloadTask(request: request, resume: nil, destination: destination, completion: completion)
+        try await run { awaiter, completion in
+            self.makeDownloadTask(request: request, resume: nil, destination: destination, awaiter: awaiter, completion: completion)
         }
     }
 
@@ -133,8 +135,9 @@ public final class SessionManager: Sendable, TaskController {
         var request = HTTPRequest(url: resumeData.url)
         request.headers = (try? HTTPHeaders(validating: resumeData.headers)) ?? HTTPHeaders()
         if let validator = resumeData.validator { try? request.headers.set(name: "If-Range", value: validator) }
-        return try await run { completion in
-            self.makeDownloadTask(request: request, resume: resumeData, destination: destination, completion: completion)
+        return try await run { awaiter, completion in
+            self.makeDownloadTask(
+                request: request, resume: resumeData, destination: destination, awaiter: awaiter, completion: completion)
         }
     }
 
@@ -161,7 +164,7 @@ public final class SessionManager: Sendable, TaskController {
             continuation?.resume(returning: result)
         }
         let sink = StreamSink(buffer: buffer) { response in deliver(.success(response)) }
-        let task = makeTask(kind: .stream, request: request, sink: sink) { result in
+        let transfer = makeTask(kind: .stream, request: request, sink: sink) { result in
             switch result {
             case .success: buffer.finish(nil)
             case .failure(let error):
@@ -169,7 +172,8 @@ public final class SessionManager: Sendable, TaskController {
                 deliver(.failure(error))
             }
         }
-        transferBox.withLock { $0 = self.state.withLock { $0.transfers[task.id] } }
+        transferBox.withLock { $0 = transfer }
+        let task = transfer.task
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 head.withLock { $0.continuation = continuation }
@@ -190,7 +194,7 @@ public final class SessionManager: Sendable, TaskController {
         with request: HTTPRequest, completion: @escaping @Sendable (Result<DataResponse, SluiceError>) -> Void
     ) -> SessionTask {
         let queue = configuration.completionQueue
-        return makeDataTask(kind: .data, request: request) { result in queue.async { completion(result) } }
+        return makeDataTask(kind: .data, request: request) { result in queue.async { completion(result) } }.task
     }
 
     /// A suspended upload task sending `body`; call ``SessionTask/resume()``.
@@ -201,7 +205,7 @@ public final class SessionManager: Sendable, TaskController {
         var request = request
         request.body = body
         let queue = configuration.completionQueue
-        return makeDataTask(kind: .upload, request: request) { result in queue.async { completion(result) } }
+        return makeDataTask(kind: .upload, request: request) { result in queue.async { completion(result) } }.task
     }
 
     /// A suspended download task; call ``SessionTask/resume()``.
@@ -212,7 +216,7 @@ public final class SessionManager: Sendable, TaskController {
         let queue = configuration.completionQueue
         return makeDownloadTask(request: request, resume: nil, destination: destination) { result in
             queue.async { completion(result) }
-        }
+        }.task
     }
 
     /// Cancels a download task and keeps its partial file for ``download(resumingWith:to:)``.
@@ -244,7 +248,7 @@ public final class SessionManager: Sendable, TaskController {
         }
         guard let start, let transfer = state.withLock({ $0.transfers[task.id] }) else { return }
         if !engine.submit(start ? .start(transfer) : .resume(transfer)) {
-            transfer.completion(.failure(SluiceError(.sessionInvalidated, "the session was invalidated", request: task.currentRequest)))
+            transfer.end(.failure(SluiceError(.sessionInvalidated, "the session was invalidated", request: task.currentRequest)))
             return
         }
         notify(.sluiceTaskDidResume, task) { $0.taskDidResume(task) }
@@ -270,24 +274,25 @@ public final class SessionManager: Sendable, TaskController {
         guard let started, let transfer = state.withLock({ $0.transfers[task.id] }) else { return }
         let error = SluiceError(.cancelled, "the task was cancelled", request: task.currentRequest)
         if started && engine.submit(.cancel(transfer, error)) { return }
-        transfer.completion(.failure(error))
+        transfer.end(.failure(error))
     }
 
     // MARK: Building tasks
 
     private func makeDataTask(
-        kind: SessionTask.Kind, request: HTTPRequest, completion: @escaping @Sendable (Result<DataResponse, SluiceError>) -> Void
-    ) -> SessionTask {
+        kind: SessionTask.Kind, request: HTTPRequest, awaiter: Transfer.Awaiter? = nil,
+        completion: @escaping @Sendable (Result<DataResponse, SluiceError>) -> Void
+    ) -> Transfer {
         let sink = MemorySink()
-        return makeTask(kind: kind, request: request, sink: sink) { result in
+        return makeTask(kind: kind, request: request, sink: sink, awaiter: awaiter) { result in
             completion(result.map { DataResponse(data: sink.data, response: $0.response, request: $0.request, metrics: $0.metrics) })
         }
     }
 
     private func makeDownloadTask(
         request: HTTPRequest, resume: ResumeData?, destination: @escaping DownloadDestination,
-        completion: @escaping @Sendable (Result<DownloadResponse, SluiceError>) -> Void
-    ) -> SessionTask {
+        awaiter: Transfer.Awaiter? = nil, completion: @escaping @Sendable (Result<DownloadResponse, SluiceError>) -> Void
+    ) -> Transfer {
         let path: String
         var offset: Int64 = 0
         if let resume {
@@ -298,7 +303,7 @@ public final class SessionManager: Sendable, TaskController {
             path = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-download-\(UUID().uuidString)").path
         }
         let sink = FileSink(path: path, resumeOffset: offset)
-        return makeTask(kind: .download, request: request, sink: sink) { result in
+        return makeTask(kind: .download, request: request, sink: sink, awaiter: awaiter) { result in
             sink.closeFile()
             switch result {
             case .failure(let error):
@@ -349,15 +354,16 @@ public final class SessionManager: Sendable, TaskController {
     }
 
     private func makeTask(
-        kind: SessionTask.Kind, request: HTTPRequest, sink: any ResponseSink,
+        kind: SessionTask.Kind, request: HTTPRequest, sink: any ResponseSink, awaiter: Transfer.Awaiter? = nil,
         completion: @escaping @Sendable (Result<Completed, SluiceError>) -> Void
-    ) -> SessionTask {
+    ) -> Transfer {
         let (id, invalidated) = state.withLock { state -> (Int, Bool) in
             defer { state.nextID += 1 }
             return (state.nextID, state.invalidated)
         }
         let task = SessionTask(id: id, kind: kind, request: request, controller: self)
-        let transfer = Transfer(task: task, request: request, configuration: sharedConfiguration, sink: sink) { [weak self] result in
+        let transfer = Transfer(task: task, request: request, configuration: sharedConfiguration, sink: sink, awaiter: awaiter) {
+            [weak self] result in
             let error = result.failure
             let metrics = try? result.get().metrics
             var response: HTTPResponse?
@@ -389,13 +395,12 @@ public final class SessionManager: Sendable, TaskController {
             }
             completion(result.map { Completed(request: $0.request, response: response ?? $0.head.makeResponse(), metrics: $0.metrics) })
         }
-        transfer.completesOnEngine = engine.isCurrentThread
         if invalidated {
-            transfer.completion(.failure(SluiceError(.sessionInvalidated, "the session was invalidated", request: request)))
+            transfer.end(.failure(SluiceError(.sessionInvalidated, "the session was invalidated", request: request)))
         } else {
             state.withLock { $0.transfers[id] = transfer }
         }
-        return task
+        return transfer
     }
 
     /// Tells the event monitors and, when the configuration asks for it, posts `name` (its `userInfo`
@@ -411,25 +416,37 @@ public final class SessionManager: Sendable, TaskController {
     }
 
     /// Runs a task to completion for the async API, cancelling it when the calling task is cancelled.
+    ///
+    /// The engine resumes this code with the transfer's result and the task's completion runs here,
+    /// on the caller's own thread, which is the one thread that must wake for the answer.
     private func run<Value: Sendable>(
         _ didCreateTask: (@Sendable (SessionTask) -> Void)? = nil,
-        _ make: @escaping (@escaping @Sendable (Result<Value, SluiceError>) -> Void) -> SessionTask
+        _ make: (Transfer.Awaiter, @escaping @Sendable (Result<Value, SluiceError>) -> Void) -> Transfer
     ) async throws(SluiceError) -> Value {
-        let holder = Locked<SessionTask?>(nil)
-        let result: Result<Value, SluiceError> = await withTaskCancellationHandler {
-            // The task completes exactly once (the completion closure guards it), so the unchecked
-            // continuation is resumed exactly once.
-            await withUnsafeContinuation { continuation in
-                let task = make { continuation.resume(returning: $0) }
-                holder.withLock { $0 = task }
-                didCreateTask?(task)
-                task.resume()
-                if Task.isCancelled { task.cancel() }
+        // The transfer, and the value its completion made.
+        let slot = Locked<(transfer: Transfer?, value: Result<Value, SluiceError>?)>((nil, nil))
+        let ended = await withTaskCancellationHandler {
+            await withUnsafeContinuation { awaiter in
+                let transfer = make(awaiter) { value in slot.withLock { $0.value = value } }
+                slot.withLock { $0.transfer = transfer }
+                didCreateTask?(transfer.task)
+                transfer.task.resume()
+                if Task.isCancelled { transfer.task.cancel() }
             }
         } onCancel: {
-            holder.withLock { $0 }?.cancel()
+            slot.withLock { $0.transfer }?.task.cancel()
         }
-        return try result.get()
+        // Taken out of the slot: the transfer's completion holds the slot, which must not hold it back.
+        let transfer = slot.withLock { slot in
+            defer { slot.transfer = nil }
+            return slot.transfer
+        }
+        guard let transfer else { preconditionFailure("the transfer is kept before it starts") }
+        transfer.completion(ended)
+        // The completion runs once, and only here: the engine and every other path end an awaited
+        // transfer by resuming this code.
+        guard let value = slot.withLock({ $0.value }) else { preconditionFailure("a completed task has a value") }
+        return try value.get()
     }
 }
 

@@ -229,6 +229,35 @@ extension TransportSuites {
             #expect(after != "sluice.curl-eng")
         }
 
+        @Test("a finished task is freed, whichever API ran it and however it ended")
+        func finishedTasksAreFreed() async throws {
+            let session = try Transport.session()
+            let tracked = Locked<[WeakTask]>([])
+            let track: @Sendable (SessionTask) -> Void = { task in tracked.withLock { $0.append(WeakTask(task)) } }
+            let ok = try Transport.request(.http, "/status")
+            _ = try await session.data(for: ok, didCreateTask: track)
+            let post = try Transport.request(.http, "/upload", method: .post)
+            _ = try await session.upload(for: post, from: .bytes(Data("x".utf8)), didCreateTask: track)
+            _ = try await withTaskExecutorPreference(session.taskExecutor) { try await session.data(for: ok, didCreateTask: track) }
+            // Failed: nothing listens on the discard port; cancelled by the calling task.
+            var refused = ok
+            refused.url = URL(string: "http://127.0.0.1:9/")!
+            _ = try? await session.data(for: refused, didCreateTask: track)
+            let slow = Task { try await session.data(for: try Transport.request(.httpbin, "/delay/5"), didCreateTask: track) }
+            try await Task.sleep(for: .milliseconds(200))
+            slow.cancel()
+            _ = await slow.result
+            // The completion-handler API.
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                let task = session.dataTask(with: ok) { _ in done.resume() }
+                track(task)
+                task.resume()
+            }
+            #expect(tracked.withLock { $0.count } == 6)
+            for _ in 0..<100 where tracked.withLock({ $0.contains { $0.task != nil } }) { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(tracked.withLock { $0.allSatisfy { $0.task == nil } }, "a finished task is still referenced")
+        }
+
         @Test("a process that exits right after its HTTPS requests (session released or alive) exits cleanly")
         func exitWhileClosing() throws {
             let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
@@ -258,6 +287,12 @@ extension TransportSuites {
         }
 
         /// The name of the calling thread, as the kernel has it.
+        /// A task, not kept alive.
+        struct WeakTask: @unchecked Sendable {
+            weak var task: SessionTask?
+            init(_ task: SessionTask) { self.task = task }
+        }
+
         static func currentThreadName() -> String {
             ((try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? "")
                 .trimmingCharacters(in: .whitespacesAndNewlines)

@@ -132,7 +132,7 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
         switch command {
         case .start(let transfer):
             if stopping != nil {
-                transfer.completion(.failure(SluiceError(.sessionInvalidated, "the session was invalidated", request: transfer.task.currentRequest)))
+                transfer.end(.failure(SluiceError(.sessionInvalidated, "the session was invalidated", request: transfer.task.currentRequest)))
                 return
             }
             attach(transfer)
@@ -212,7 +212,7 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
     private func attach(_ transfer: Transfer) {
         let easy = pool.popLast() ?? curl_easy_init()
         guard let easy else {
-            transfer.completion(.failure(SluiceError(.transportFailed, "curl_easy_init failed", request: transfer.task.currentRequest)))
+            transfer.end(.failure(SluiceError(.transportFailed, "curl_easy_init failed", request: transfer.task.currentRequest)))
             return
         }
         do {
@@ -220,7 +220,7 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
         } catch {
             recycle(easy)
             transfer.easy = nil
-            transfer.completion(.failure(transfer.attach(error)))
+            transfer.end(.failure(transfer.attach(error)))
             return
         }
         active[easy] = transfer
@@ -229,7 +229,7 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
         if code != CURLM_OK {
             active[easy] = nil
             recycle(easy)
-            transfer.completion(.failure(SluiceError(
+            transfer.end(.failure(SluiceError(
                 .transportFailed, "curl_multi_add_handle failed",
                 library: LibraryDiagnostic(library: "libcurl", code: Int(code.rawValue), message: String(cString: curl_multi_strerror(code))))))
         }
@@ -256,19 +256,29 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
         ended.append((transfer, result))
     }
 
+    /// How many transfers may end in one turn for their callers to be resumed by the engine itself.
+    private static let resumedDirectly = 2
+
     /// Where batches of completions run (one object for the life of the process).
     private static let completionQueue = DispatchQueue.global()
 
-    /// Runs the completions of the transfers that ended in this turn: together, as one job on a global
-    /// queue, so the engine goes back to curl at once, wakes at most one worker for the lot, and leaves
-    /// the completions' work (making the response, freeing the task's objects) to that worker. Tasks
-    /// that run on the engine itself (its task executor) complete here: their code runs in this loop.
+    /// Hands the transfers that ended in this turn to their completions.
+    ///
+    /// A caller of the async API completes its task on its own thread, once resumed with the result;
+    /// other completions run on a global queue. When one or two transfers end, their callers are
+    /// resumed here at once: the answer reaches the waiting code soonest. When more end together, one
+    /// job on a global queue resumes or completes them all, so the engine goes back to curl at once
+    /// and leaves that work (waking tasks, making responses, calling handlers, freeing the task's
+    /// objects) to a worker.
     private func deliverEnded() {
         guard !ended.isEmpty else { return }
         var batch: [(Transfer, Result<Transfer.Outcome, SluiceError>)] = []
-        batch.reserveCapacity(ended.count)
-        for (transfer, result) in ended {
-            if transfer.completesOnEngine { transfer.completion(result) } else { batch.append((transfer, result)) }
+        if ended.count <= Self.resumedDirectly {
+            for (transfer, result) in ended {
+                if transfer.isAwaited { transfer.end(result) } else { batch.append((transfer, result)) }
+            }
+        } else {
+            swap(&batch, &ended)
         }
         ended.removeAll(keepingCapacity: true)
         guard !batch.isEmpty else { return }
@@ -276,7 +286,7 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
         // the transfers even when the engine releases the job's closure after the job has run.
         let handoff = EndedBatch(consume batch)
         Self.completionQueue.async {
-            for (transfer, result) in handoff.take() { transfer.completion(result) }
+            for (transfer, result) in handoff.take() { transfer.end(result) }
         }
     }
 

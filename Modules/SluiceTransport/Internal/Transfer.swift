@@ -1,6 +1,7 @@
 import CCurl
 import Foundation
 import SluiceCore
+import Synchronization
 
 /// One task's life on the engine: its easy handle's configuration, the curl callbacks, response
 /// parsing, content decoding, redirects and the outcome.
@@ -28,14 +29,19 @@ final class Transfer: @unchecked Sendable {
     /// The session's configuration, read in place.
     var configuration: SessionConfiguration { _read { yield sharedConfiguration.value } }
     let sink: any ResponseSink
+    /// Runs once when the task ends (see ``end(_:)``).
     let completion: @Sendable (Result<Outcome, SluiceError>) -> Void
+    /// A suspended caller of the async API, resumed with the result when the transfer ends.
+    typealias Awaiter = UnsafeContinuation<Result<Outcome, SluiceError>, Never>
+
+    /// The caller of the async API that waits for this transfer, if any.
+    private let awaiter: Awaiter?
+    /// Whether ``end(_:)`` has resumed the awaiter (it is resumed once).
+    private let resumedAwaiter = Atomic<Bool>(false)
 
     // Engine thread only.
     private(set) var request: HTTPRequest
     var easy: UnsafeMutableRawPointer?
-    /// Whether the completion runs on the engine thread even when other transfers end in the same turn
-    /// (the task was started from the engine thread, as its executor).
-    var completesOnEngine = false
     var isPausedByStream = false
     var isSuspended = false
     /// When a self-pacing body stream (a throttled upload) may be read again; the engine resumes the
@@ -91,9 +97,11 @@ final class Transfer: @unchecked Sendable {
 
     init(
         task: SessionTask, request: HTTPRequest, configuration: SharedConfiguration, sink: any ResponseSink,
+        awaiter: Awaiter? = nil,
         completion: @escaping @Sendable (Result<Outcome, SluiceError>) -> Void
     ) {
         self.task = task
+        self.awaiter = awaiter
         self.request = request
         self.sharedConfiguration = configuration
         self.sink = sink
@@ -104,6 +112,18 @@ final class Transfer: @unchecked Sendable {
         // The head's buffer is made here, on the thread that starts the task, not by the engine.
         pendingFieldLines.reserveCapacity(512)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+    }
+
+    /// Whether a caller of the async API waits for this transfer (and runs its completion itself).
+    var isAwaited: Bool { awaiter != nil }
+
+    /// Ends the task with `result`, from whichever thread ended it. An awaited transfer resumes its
+    /// caller with the result, once (later calls do nothing); the caller then runs ``completion`` on its
+    /// own thread, so nothing else need be woken for it. Any other transfer runs ``completion`` here.
+    func end(_ result: Result<Outcome, SluiceError>) {
+        guard let awaiter else { return completion(result) }
+        guard !resumedAwaiter.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        awaiter.resume(returning: result)
     }
 
     /// The URL, TLS settings and header lines of one request.
