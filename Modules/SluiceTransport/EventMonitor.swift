@@ -1,8 +1,10 @@
 import Foundation
 import SluiceCore
 
-/// Observes a session's task lifecycle. Every method has an empty default; calls come from the
-/// session's threads, so implementations must be thread-safe.
+/// Observes a session's task lifecycle. Every method has an empty default. Calls come from many
+/// threads — the one that resumes or suspends a task, a worker of the session, and for tasks of the
+/// async API the awaiting code's own task, which is told of the completion before it returns — so
+/// implementations must be thread-safe and should return quickly.
 public protocol EventMonitor: Sendable {
     /// The task started or continued.
     func taskDidResume(_ task: SessionTask)

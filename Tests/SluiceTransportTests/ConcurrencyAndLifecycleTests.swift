@@ -92,7 +92,7 @@ extension TransportSuites {
             #expect(upload.uploadProgress.totalUnitCount == 4 << 20)
         }
 
-        @Test("suspend pauses a transfer and resume finishes it; events and notifications report each step")
+        @Test("suspend pauses a transfer and resume finishes it; events and notifications report each step, the async API's before it returns")
         func suspendResume() async throws {
             final class Recorder: EventMonitor {
                 let events = Locked<[String]>([])
@@ -129,6 +129,9 @@ extension TransportSuites {
             #expect((try done.withLock { $0 }?.get())?.data.count == 10)
             #expect(recorder.events.withLock { $0 } == ["resume", "suspend", "resume", "complete"])
             #expect(notified.withLock { $0 } >= 1)
+            // The async API has told the monitors of the completion by the time it returns.
+            _ = try await session.data(for: try Transport.request(.http, "/status"))
+            #expect(recorder.events.withLock { Array($0.dropFirst(4)) } == ["resume", "complete"])
         }
 
         @Test("completion handlers run on the configured queue")
