@@ -289,13 +289,13 @@ extension TransportSuites {
             #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
         }
 
-        /// The name of the calling thread, as the kernel has it.
         /// A task, not kept alive.
         struct WeakTask: @unchecked Sendable {
             weak var task: SessionTask?
             init(_ task: SessionTask) { self.task = task }
         }
 
+        /// The name of the calling thread, as the kernel has it.
         static func currentThreadName() -> String {
             ((try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? "")
                 .trimmingCharacters(in: .whitespacesAndNewlines)

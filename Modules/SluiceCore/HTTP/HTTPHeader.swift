@@ -45,7 +45,7 @@ extension HTTPHeader {
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { return nil }
         for index in 0..<colon where !HTTPToken.isTokenByte(line[index]) { return nil }
         let value = Self.trimmedValue(of: line, from: colon + 1)
-        for byte in value where (byte < 0x20 && byte != UInt8(ascii: "\t")) || byte == 0x7f { return nil }
+        guard !value.contains(where: HTTPToken.isForbiddenValueByte) else { return nil }
         self.name = String(decoding: UnsafeRawBufferPointer(rebasing: line[..<colon]), as: UTF8.self)
         self.value = String(decoding: value, as: UTF8.self)
     }

@@ -20,12 +20,15 @@ enum HTTPToken {
         !string.isEmpty && string.utf8.allSatisfy(isTokenByte)
     }
 
-    /// The first byte of `value` that may not appear in a field value, if any: NUL, CR, LF, and the
-    /// other ASCII controls except horizontal tab, and DEL. Bytes of 0x80 and above (UTF-8) pass.
+    /// Whether `byte` may not appear in a field value: NUL, CR, LF, and the other ASCII controls except
+    /// horizontal tab, and DEL. Bytes of 0x80 and above (UTF-8) pass.
+    static func isForbiddenValueByte(_ byte: UInt8) -> Bool {
+        (byte < 0x20 && byte != UInt8(ascii: "\t")) || byte == 0x7f
+    }
+
+    /// The first byte of `value` that may not appear in a field value (``isForbiddenValueByte(_:)``), if any.
     static func firstForbiddenValueByte(_ value: some StringProtocol) -> UInt8? {
-        value.utf8.first { byte in
-            (byte < 0x20 && byte != UInt8(ascii: "\t")) || byte == 0x7f
-        }
+        value.utf8.first(where: isForbiddenValueByte)
     }
 
     /// A readable name for a forbidden byte, for error messages.
