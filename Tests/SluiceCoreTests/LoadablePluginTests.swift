@@ -7,7 +7,7 @@ import Testing
 /// libraries compiled here to check each refusal.
 @Suite("Loadable plugins", .serialized)
 struct LoadablePluginTests {
-    /// Compiles C source into a shared library in a temporary directory.
+    /// Compiles C source into a shared library in a temporary directory of its own; `discard(_:)` removes it.
     static func compile(_ source: String, name: String) throws -> String {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-plugins-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -21,6 +21,11 @@ struct LoadablePluginTests {
         process.waitUntilExit()
         try #require(process.terminationStatus == 0, "cc failed for \(name)")
         return output
+    }
+
+    /// Removes the directory `compile(_:name:)` made for the library at `path` (a loaded library stays mapped).
+    static func discard(_ path: String) {
+        try? FileManager.default.removeItem(at: URL(fileURLWithPath: path).deletingLastPathComponent())
     }
 
     static func table(abi: String, decode: String, name: String = "\"c-plugin\"") -> String {
@@ -69,6 +74,7 @@ struct LoadablePluginTests {
     @Test("a plugin written in C loads and decodes")
     func cPlugin() throws {
         let path = try Self.compile(Self.table(abi: "1", decode: "upper"), name: "shout")
+        defer { Self.discard(path) }
         let registry = SerializerRegistry()
         try registry.load(pluginAt: path)
         let serializer = try #require(registry.responseSerializer(for: MediaType("text/x-shout")!))
@@ -86,14 +92,17 @@ struct LoadablePluginTests {
         #expect(missing?.code == .pluginLoadFailed)
 
         let noEntry = try Self.compile("int unrelated(void) { return 1; }", name: "noentry")
+        defer { Self.discard(noEntry) }
         #expect((#expect(throws: SluiceError.self) { try registry.load(pluginAt: noEntry) })?.code == .pluginMissingEntryPoint)
 
         let wrongABI = try Self.compile(Self.table(abi: "99", decode: "upper"), name: "wrongabi")
+        defer { Self.discard(wrongABI) }
         let abiError = #expect(throws: SluiceError.self) { try registry.load(pluginAt: wrongABI) }
         #expect(abiError?.code == .pluginIncompatibleABI)
         #expect(abiError?.message.contains("99") == true)
 
         let nullDecode = try Self.compile(Self.table(abi: "1", decode: "NULL"), name: "nulldecode")
+        defer { Self.discard(nullDecode) }
         #expect((#expect(throws: SluiceError.self) { try registry.load(pluginAt: nullDecode) })?.code == .pluginInvalid)
 
         let notALibrary = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-not-a-library-\(UUID()).so").path

@@ -105,6 +105,8 @@ struct DocSamplesTests {
             let process = Process()
             process.executableURL = Self.swiftExecutable
             process.arguments = ["package", "--package-path", directory.path, "dump-package"]
+            // SwiftPM leaves a scratch directory and lock files in TMPDIR: keep them in the one removed above.
+            process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": directory.path]) { $1 }
             process.standardOutput = FileHandle.nullDevice
             let errors = Pipe()
             process.standardError = errors
