@@ -12,7 +12,8 @@ import SluiceTransport
 /// `{"operations": N, "bytes": B, "seconds": S}` (or `{"unsupported": "why"}`).
 ///
 /// - `get URL REQUESTS CONCURRENCY [CA_FILE]`: small GETs, CONCURRENCY at a time. Client
-///   `sluice-executor` runs the workers on the session's engine thread (`SessionManager.taskExecutor`).
+///   `sluice-executor` runs the workers on the session's engine thread (`SessionManager.taskExecutor`);
+///   client `handoff` sends nothing and measures only the hand-off to a dedicated thread and back.
 /// - `download URL PATH [CA_FILE]`: one GET into the file PATH.
 /// - `upload URL PATH [CA_FILE]`: one PUT of PATH's bytes.
 @main
@@ -105,6 +106,11 @@ struct TransportClient {
             fetch = { try await session.data(for: request).data.count }
             // The workers' code runs on the session's engine thread (SessionManager.taskExecutor).
             if client == "sluice-executor" { executor = session.taskExecutor }
+        case "handoff":
+            // No HTTP: only the hand-off to a dedicated thread and back (HandOffEngine).
+            let engine = HandOffEngine()
+            fetch = { await engine.roundTrip() }
+            shutdown = { engine.stop() }
         case "urlsession":
             guard url.scheme == "http" || ca == nil else {
                 print(#"{"unsupported": "URLSession on Linux cannot trust a private CA"}"#)
