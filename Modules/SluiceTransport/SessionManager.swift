@@ -1,5 +1,6 @@
 import Foundation
 import SluiceCore
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -29,7 +30,9 @@ public final class SessionManager: Sendable, TaskController {
 
     private let engine: CurlEngine
     private let sharedConfiguration: SharedConfiguration
-    private let state = Locked<(nextID: Int, transfers: [Int: Transfer], invalidated: Bool)>((1, [:], false))
+    private let state = Locked<(transfers: [Int: Transfer], invalidated: Bool)>(([:], false))
+    /// The next task's identifier.
+    private let nextTaskID = Atomic<Int>(1)
 
     /// Creates a session.
     ///
@@ -357,10 +360,7 @@ public final class SessionManager: Sendable, TaskController {
         kind: SessionTask.Kind, request: HTTPRequest, sink: any ResponseSink, awaiter: Transfer.Awaiter? = nil,
         completion: @escaping @Sendable (Result<Completed, SluiceError>) -> Void
     ) -> Transfer {
-        let (id, invalidated) = state.withLock { state -> (Int, Bool) in
-            defer { state.nextID += 1 }
-            return (state.nextID, state.invalidated)
-        }
+        let id = nextTaskID.wrappingAdd(1, ordering: .relaxed).oldValue
         let task = SessionTask(id: id, kind: kind, request: request, controller: self)
         let transfer = Transfer(task: task, request: request, configuration: sharedConfiguration, sink: sink, awaiter: awaiter) {
             [weak self] result in
@@ -395,10 +395,12 @@ public final class SessionManager: Sendable, TaskController {
             }
             completion(result.map { Completed(request: $0.request, response: response ?? $0.head.makeResponse(), metrics: $0.metrics) })
         }
+        let invalidated = state.withLock { state -> Bool in
+            if !state.invalidated { state.transfers[id] = transfer }
+            return state.invalidated
+        }
         if invalidated {
             transfer.end(.failure(SluiceError(.sessionInvalidated, "the session was invalidated", request: request)))
-        } else {
-            state.withLock { $0.transfers[id] = transfer }
         }
         return transfer
     }

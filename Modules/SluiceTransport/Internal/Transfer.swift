@@ -801,28 +801,30 @@ final class Transfer: @unchecked Sendable {
 
 // MARK: - C callbacks
 
-private func transfer(_ context: UnsafeMutableRawPointer?) -> Transfer {
-    Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
+/// Calls `body` with the transfer `context` points to, without retaining it: the engine's table of
+/// active transfers holds it for as long as curl can call back.
+private func withTransfer<Result>(_ context: UnsafeMutableRawPointer?, _ body: (Transfer) -> Result) -> Result {
+    Unmanaged<Transfer>.fromOpaque(context!)._withUnsafeGuaranteedRef(body)
 }
 
 let transferHeaderCallback: sluice_curl_data_callback = { buffer, size, count, context in
-    transfer(context).onHeader(UnsafeRawBufferPointer(start: buffer, count: size * count))
+    withTransfer(context) { $0.onHeader(UnsafeRawBufferPointer(start: buffer, count: size * count)) }
 }
 
 let transferWriteCallback: sluice_curl_data_callback = { buffer, size, count, context in
-    transfer(context).onWrite(UnsafeRawBufferPointer(start: buffer, count: size * count))
+    withTransfer(context) { $0.onWrite(UnsafeRawBufferPointer(start: buffer, count: size * count)) }
 }
 
 let transferReadCallback: sluice_curl_data_callback = { buffer, size, count, context in
-    transfer(context).onRead(UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
+    withTransfer(context) { $0.onRead(UnsafeMutableRawBufferPointer(start: buffer, count: size * count)) }
 }
 
 let transferSeekCallback: sluice_curl_seek_callback = { context, offset, origin in
-    transfer(context).onSeek(offset: Int64(offset), origin: origin)
+    withTransfer(context) { $0.onSeek(offset: Int64(offset), origin: origin) }
 }
 
 let transferPrerequestCallback: sluice_curl_prereq_callback = { context, _, _, _, _ in
-    transfer(context).onPrerequest()
+    withTransfer(context) { $0.onPrerequest() }
 }
 
 /// Appends one DER certificate to the `[Data]` that `context` points to.
