@@ -19,11 +19,14 @@ let package = Package(
         .executableTarget(
             name: "transport-client",
             dependencies: [
+                "CCurlBench",
                 .product(name: "SluiceTransport", package: "Sluice"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             path: "Transport"
         ),
+        // libcurl for the transport client's minimal Swift engine (MinimalCurlEngine).
+        .systemLibrary(name: "CCurlBench", path: "CCurlBench", pkgConfig: "libcurl"),
         // Sluice's gzip decoder on a 1 GiB body; Tools/Benchmarks/gzip.sh compares it with gzip -dc.
         .executableTarget(
             name: "gzip-inflate",

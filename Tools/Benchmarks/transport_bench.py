@@ -3,14 +3,15 @@
 
 Clients: a C program on libcurl's multi API (the practical limit), Sluice (also with the requests'
 code on the session's engine thread, `SessionManager.taskExecutor`), async-http-client and URLSession
-(FoundationNetworking). For the small-request scenarios a last client, `handoff`, sends nothing: it
-measures only the hand-off of a request to a dedicated thread sleeping in poll(2) and back to the waiting
-task (transport-client's HandOffEngine), which any engine thread adds to every request of a task on
-Swift's default executor; the row "C program + two hand-offs" is the C program's time per request plus
-that, the best a client with such a thread can do. Each run is its own process under /usr/bin/time, which gives its CPU time and
-peak RSS. Every scenario runs in rounds (the small-request ones five by default, the whole-file ones
-three), every client once per round; a client's ratio to the C program is the median of its per-round
-ratios, its rate and CPU the medians of its runs.
+(FoundationNetworking). The small-request scenarios have one more, `minimal`: Sluice's
+engine design (a thread on a curl multi handle with Sluice's curl options, tasks resumed with the
+body) doing nothing else (MinimalCurlEngine), which tells the cost of the design from the cost of
+Sluice's own work per request.
+
+Each run is its own process under /usr/bin/time, which gives its CPU time and peak RSS. Every scenario
+runs in rounds (the small-request ones five by default, the whole-file ones three), every client once
+per round; a client's ratio to the C program is the median of its per-round ratios, its rate and CPU
+the medians of its runs.
 Server addresses come from the SLUICE_* variables Tools/testenv exports.
 """
 import argparse
@@ -42,7 +43,7 @@ SCENARIOS = [
     ("1 GiB upload from file", "upload", [f"{http}/upload", big], "MB/s"),
 ]
 CLIENTS = ["libcurl C (multi)", "Sluice", "Sluice, engine executor", "async-http-client", "URLSession", "curl(1)"]
-HANDOFF = "thread hand-off alone (no HTTP)"
+MINIMAL = "Swift minimum (Sluice's engine design, no features)"
 
 
 def command(client, scenario, arguments):
@@ -58,7 +59,7 @@ def command(client, scenario, arguments):
     if client == "libcurl C (multi)":
         return [args.c_bin, scenario] + arguments
     name = {"Sluice": "sluice", "Sluice, engine executor": "sluice-executor", "async-http-client": "ahc",
-            "URLSession": "urlsession", HANDOFF: "handoff"}[client]
+            "URLSession": "urlsession", MINIMAL: "minimal"}[client]
     return [args.client_bin, name, scenario] + arguments
 
 
@@ -97,7 +98,7 @@ rows = []
 for title, scenario, arguments, unit in SCENARIOS:
     # Whole-file transfers are long but depend on the VM's disk, which has bad moments: three rounds.
     rounds = args.rounds if unit == "req/s" else min(args.rounds, 3)
-    clients = CLIENTS + [HANDOFF] if unit == "req/s" else CLIENTS
+    clients = CLIENTS + [MINIMAL] if unit == "req/s" else CLIENTS
     measured = {client: [] for client in clients}
     for round_number in range(rounds):
         for client in clients:
@@ -122,16 +123,6 @@ for title, scenario, arguments, unit in SCENARIOS:
         cpu_per_op = median([r["cpu"] / max(r["operations"], 1) * 1e6 for r in results if "error" not in r])
         rss = max(r["rss_mib"] for r in results if "error" not in r)
         spread = f" ({min(r for r in rates if r):,.0f}–{max(rates):,.0f})" if len(results) > 1 else ""
-        if client == HANDOFF:
-            # Not an HTTP client: its rate is shown, its ratios are not.
-            rows.append(f"| {title} | {client} | {value:,.0f} round trips/s{spread} | | | {cpu_per_op:,.0f} µs | {rss:.1f} MiB |")
-            # The C program's time per request plus the two hand-offs, in each round.
-            pairs = [(c, h) for c, h in zip(baselines, rates) if c and h]
-            bound = median([1 / (1 / c + 1 / h) for c, h in pairs])
-            rows.append(
-                f"| {title} | C program + two hand-offs | {bound:,.0f} {unit} | "
-                f"{median([h / (c + h) for c, h in pairs]):.2f}× | | | |")
-            continue
         rows.append(
             f"| {title} | {client} | {value:,.0f} {unit}{spread} | {to_c:.2f}× | "
             f"{'' if sluice_over is None else f'{sluice_over:.2f}×'} | "

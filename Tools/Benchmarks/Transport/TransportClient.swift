@@ -13,7 +13,7 @@ import SluiceTransport
 ///
 /// - `get URL REQUESTS CONCURRENCY [CA_FILE]`: small GETs, CONCURRENCY at a time. Client
 ///   `sluice-executor` runs the workers on the session's engine thread (`SessionManager.taskExecutor`);
-///   client `handoff` sends nothing and measures only the hand-off to a dedicated thread and back.
+///   client `minimal` runs the same engine design with none of Sluice's work (MinimalCurlEngine).
 /// - `download URL PATH [CA_FILE]`: one GET into the file PATH.
 /// - `upload URL PATH [CA_FILE]`: one PUT of PATH's bytes.
 @main
@@ -106,10 +106,15 @@ struct TransportClient {
             fetch = { try await session.data(for: request).data.count }
             // The workers' code runs on the session's engine thread (SessionManager.taskExecutor).
             if client == "sluice-executor" { executor = session.taskExecutor }
-        case "handoff":
-            // No HTTP: only the hand-off to a dedicated thread and back (HandOffEngine).
-            let engine = HandOffEngine()
-            fetch = { await engine.roundTrip() }
+        case "minimal":
+            // Sluice's engine design and nothing else (MinimalCurlEngine).
+            let engine = MinimalCurlEngine(concurrency: concurrency, caFile: ca)
+            let cURL = url.absoluteString.utf8CString.map { $0 }
+            fetch = {
+                let received = await engine.get(cURL)
+                if received < 0 { throw CocoaError(.fileReadUnknown) }
+                return received
+            }
             shutdown = { engine.stop() }
         case "urlsession":
             guard url.scheme == "http" || ca == nil else {
