@@ -365,7 +365,8 @@ public final class SessionManager: Sendable, TaskController {
         let transfer = Transfer(task: task, request: request, configuration: sharedConfiguration, sink: sink, awaiter: awaiter) {
             [weak self] result in
             let error = result.failure
-            let metrics = try? result.get().metrics
+            var metrics: TaskMetrics?
+            if case .success(let outcome) = result { metrics = outcome.metrics }
             var response: HTTPResponse?
             // The task completes once: a cancel racing the engine's own completion finds it completed.
             let continuations = task.mutable.withLock { state -> [AsyncStream<TransferProgress>.Continuation]? in
@@ -439,15 +440,12 @@ public final class SessionManager: Sendable, TaskController {
             slot.withLock { $0.transfer }?.task.cancel()
         }
         // Taken out of the slot: the transfer's completion holds the slot, which must not hold it back.
-        let transfer = slot.withLock { slot in
-            defer { slot.transfer = nil }
-            return slot.transfer
-        }
+        let transfer = slot.withLock { $0.transfer.take() }
         guard let transfer else { preconditionFailure("the transfer is kept before it starts") }
         transfer.completion(ended)
         // The completion runs once, and only here: the engine and every other path end an awaited
         // transfer by resuming this code.
-        guard let value = slot.withLock({ $0.value }) else { preconditionFailure("a completed task has a value") }
+        guard let value = slot.withLock({ $0.value.take() }) else { preconditionFailure("a completed task has a value") }
         return try value.get()
     }
 }

@@ -155,7 +155,8 @@ final class Transfer: @unchecked Sendable {
             let scheme = request.url.scheme?.lowercased()
             overTLS = scheme == "https"
             isHTTP = scheme == "http" || overTLS
-            tlsForHost = configuration.tlsByHost.isEmpty ? nil : configuration.tlsConfiguration(forHost: Transfer.hostName(request.url))
+            tlsForHost =
+                configuration.tlsByHost.isEmpty ? nil : configuration.tlsConfiguration(forHost: Transfer.hostName(request.url))
             var headers = configuration.defaultHeaders.merging(request.headers)
             // curl computes these from the body it sends.
             headers.remove("Content-Length")
@@ -818,7 +819,7 @@ final class Transfer: @unchecked Sendable {
 
 /// Calls `body` with the transfer `context` points to, without retaining it: the engine's table of
 /// active transfers holds it for as long as curl can call back.
-private func withTransfer<Result>(_ context: UnsafeMutableRawPointer?, _ body: (Transfer) -> Result) -> Result {
+private func withTransfer<Value>(_ context: UnsafeMutableRawPointer?, _ body: (Transfer) -> Value) -> Value {
     Unmanaged<Transfer>.fromOpaque(context!)._withUnsafeGuaranteedRef(body)
 }
 
