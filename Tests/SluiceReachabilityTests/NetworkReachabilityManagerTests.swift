@@ -243,9 +243,11 @@ struct NetworkReachabilityManagerTests {
             }
         }
         #expect(failures.withLock { $0 } == 0)
-        #expect(ProcessInspection.monitorThreadCount() <= 1)
+        // Counted process-wide, so waited for: a monitor another test stopped from its own report ends
+        // just after that report returns, and other suites may be stopping theirs meanwhile.
+        #expect(await ProcessInspection.eventually { ProcessInspection.monitorThreadCount() <= 1 })
         manager.stopMonitoring()
-        #expect(ProcessInspection.monitorThreadCount() == 0)
+        #expect(await ProcessInspection.eventually { ProcessInspection.monitorThreadCount() == 0 })
         // Other suites open short-lived netlink sockets of their own; a leak would stay.
         #expect(
             await ProcessInspection.eventually { ProcessInspection.openNetlinkSocketInodes().subtracting(before).isEmpty },

@@ -28,6 +28,9 @@ public final class RawTCPServer: @unchecked Sendable {
     private let behavior: Behavior
     private let lock = NSLock()
     private var stopped = false
+    /// Whether a thread serves connections (every behaviour but `neverAccept`); it then owns and closes
+    /// the descriptors.
+    private let serving: Bool
     private var connections: [Int32] = []
 
     /// Starts listening on a free loopback port.
@@ -51,7 +54,11 @@ public final class RawTCPServer: @unchecked Sendable {
         }
         self.descriptor = descriptor
         port = Int(UInt16(bigEndian: address.sin_port))
-        if case .neverAccept = behavior { return }
+        if case .neverAccept = behavior {
+            serving = false
+            return
+        }
+        serving = true
         let thread = Thread { [self] in serve() }
         thread.start()
     }
@@ -59,21 +66,32 @@ public final class RawTCPServer: @unchecked Sendable {
     /// `http://127.0.0.1:<port>`.
     public var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
-    /// Stops listening and closes every connection.
+    /// Stops listening and ends every connection.
+    ///
+    /// The serving thread closes the descriptors, not this: it may be in `accept` or `recv` on one of
+    /// them, and a descriptor closed under it could be reused at once by another socket of the process
+    /// (another test's HTTP connection), which that thread would then read from or close. `shutdown`
+    /// wakes it instead.
     public func stop() {
         lock.lock()
         defer { lock.unlock() }
         guard !stopped else { return }
         stopped = true
         shutdown(descriptor, Int32(SHUT_RDWR))
-        close(descriptor)
-        for connection in connections { shutdown(connection, Int32(SHUT_RDWR)); close(connection) }
-        connections.removeAll()
+        for connection in connections { shutdown(connection, Int32(SHUT_RDWR)) }
+        if !serving { close(descriptor) }
     }
 
     deinit { stop() }
 
     private func serve() {
+        defer {
+            lock.lock()
+            for connection in connections { close(connection) }
+            connections.removeAll()
+            lock.unlock()
+            close(descriptor)
+        }
         while true {
             let connection = accept(descriptor, nil, nil)
             guard connection >= 0 else { return }
