@@ -1,6 +1,5 @@
 import Foundation
 import SluiceCore
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -30,9 +29,7 @@ public final class SessionManager: Sendable, TaskController {
 
     private let engine: CurlEngine
     private let sharedConfiguration: SharedConfiguration
-    private let state = Locked<(transfers: [Int: Transfer], invalidated: Bool)>(([:], false))
-    /// The next task's identifier.
-    private let nextTaskID = Atomic<Int>(1)
+    private let state = Locked<(nextID: Int, transfers: [Int: Transfer], invalidated: Bool)>((1, [:], false))
 
     /// Creates a session.
     ///
@@ -360,13 +357,15 @@ public final class SessionManager: Sendable, TaskController {
         kind: SessionTask.Kind, request: HTTPRequest, sink: any ResponseSink, awaiter: Transfer.Awaiter? = nil,
         completion: @escaping @Sendable (Result<Completed, SluiceError>) -> Void
     ) -> Transfer {
-        let id = nextTaskID.wrappingAdd(1, ordering: .relaxed).oldValue
+        let (id, invalidated) = state.withLock { state -> (Int, Bool) in
+            defer { state.nextID += 1 }
+            return (state.nextID, state.invalidated)
+        }
         let task = SessionTask(id: id, kind: kind, request: request, controller: self)
         let transfer = Transfer(task: task, request: request, configuration: sharedConfiguration, sink: sink, awaiter: awaiter) {
             [weak self] result in
             let error = result.failure
-            var metrics: TaskMetrics?
-            if case .success(let outcome) = result { metrics = outcome.metrics }
+            let metrics = try? result.get().metrics
             var response: HTTPResponse?
             // The task completes once: a cancel racing the engine's own completion finds it completed.
             let continuations = task.mutable.withLock { state -> [AsyncStream<TransferProgress>.Continuation]? in
@@ -396,12 +395,10 @@ public final class SessionManager: Sendable, TaskController {
             }
             completion(result.map { Completed(request: $0.request, response: response ?? $0.head.makeResponse(), metrics: $0.metrics) })
         }
-        let invalidated = state.withLock { state -> Bool in
-            if !state.invalidated { state.transfers[id] = transfer }
-            return state.invalidated
-        }
         if invalidated {
             transfer.end(.failure(SluiceError(.sessionInvalidated, "the session was invalidated", request: request)))
+        } else {
+            state.withLock { $0.transfers[id] = transfer }
         }
         return transfer
     }
@@ -440,12 +437,15 @@ public final class SessionManager: Sendable, TaskController {
             slot.withLock { $0.transfer }?.task.cancel()
         }
         // Taken out of the slot: the transfer's completion holds the slot, which must not hold it back.
-        let transfer = slot.withLock { $0.transfer.take() }
+        let transfer = slot.withLock { slot in
+            defer { slot.transfer = nil }
+            return slot.transfer
+        }
         guard let transfer else { preconditionFailure("the transfer is kept before it starts") }
         transfer.completion(ended)
         // The completion runs once, and only here: the engine and every other path end an awaited
         // transfer by resuming this code.
-        guard let value = slot.withLock({ $0.value.take() }) else { preconditionFailure("a completed task has a value") }
+        guard let value = slot.withLock({ $0.value }) else { preconditionFailure("a completed task has a value") }
         return try value.get()
     }
 }

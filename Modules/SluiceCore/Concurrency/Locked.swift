@@ -20,7 +20,6 @@ public final class Locked<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let storage: LockedStorage<Value>
 
     /// Guards `value`.
-    @inlinable
     public init(_ value: Value) { storage = LockedStorage.make(value) }
 
     /// Runs `body` with exclusive access to the value and returns what it returns.
@@ -35,9 +34,6 @@ public final class Locked<Value: Sendable>: @unchecked Sendable {
 /// The value (header) and the mutex (element) of a ``Locked``, in one heap block.
 @usableFromInline
 final class LockedStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> {
-    // Inlinable, so each use site makes its own specialization: an unspecialized call looks up the
-    // generic metadata of `LockedStorage<Value>` at run time, which cost more than the rest of making one.
-    @inlinable
     static func make(_ value: Value) -> LockedStorage {
         let buffer = create(minimumCapacity: 1) { _ in value }
         let storage = unsafeDowncast(buffer, to: LockedStorage.self)

@@ -30,14 +30,14 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
     /// The engine thread, once it runs.
     private let thread = Locked<pthread_t?>(nil)
 
-    // Engine thread only (so exclusive access is not checked at run time).
-    @exclusivity(unchecked) private var active: [UnsafeMutableRawPointer: Transfer] = [:]
-    @exclusivity(unchecked) private var pool: [UnsafeMutableRawPointer] = []
+    // Engine thread only.
+    private var active: [UnsafeMutableRawPointer: Transfer] = [:]
+    private var pool: [UnsafeMutableRawPointer] = []
     /// Transfers paused by a self-pacing body stream, resumed when their time comes.
-    @exclusivity(unchecked) private var paced: [Transfer] = []
-    @exclusivity(unchecked) private var stopping: Bool?  // nil: running; true: cancel everything; false: drain
+    private var paced: [Transfer] = []
+    private var stopping: Bool?  // nil: running; true: cancel everything; false: drain
     /// Transfers that ended in this turn of the loop, handed to their completions together.
-    @exclusivity(unchecked) private var ended: [(Transfer, Result<Transfer.Outcome, SluiceError>)] = []
+    private var ended: [(Transfer, Result<Transfer.Outcome, SluiceError>)] = []
 
     init(configuration: SessionConfiguration) throws(SluiceError) {
         guard CurlGlobal.ensureInitialized(), let multi = curl_multi_init(), let share = curl_share_init(),
@@ -253,7 +253,6 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
         active[easy] = nil
         transfer.easy = nil
         recycle(easy)
-        transfer.releaseHeaderList()
         ended.append((transfer, result))
     }
 

@@ -39,66 +39,61 @@ final class Transfer: @unchecked Sendable {
     /// Whether ``end(_:)`` has resumed the awaiter (it is resumed once).
     private let resumedAwaiter = Atomic<Bool>(false)
 
-    // Engine thread only (and the thread that starts or ends the task, before and after the engine has
-    // it). Exclusive access is by that design, so the runtime does not check it on every access.
-    @exclusivity(unchecked) private(set) var request: HTTPRequest
-    @exclusivity(unchecked) var easy: UnsafeMutableRawPointer?
-    @exclusivity(unchecked) var isPausedByStream = false
-    @exclusivity(unchecked) var isSuspended = false
+    // Engine thread only.
+    private(set) var request: HTTPRequest
+    var easy: UnsafeMutableRawPointer?
+    var isPausedByStream = false
+    var isSuspended = false
     /// When a self-pacing body stream (a throttled upload) may be read again; the engine resumes the
     /// transfer then. `nil`: not waiting for the stream.
-    @exclusivity(unchecked) var pacedUntil: ContinuousClock.Instant?
+    var pacedUntil: ContinuousClock.Instant?
     /// The engine running this transfer (set at attach; the engine outlives its transfers' callbacks).
     unowned(unsafe) var engine: CurlEngine?
-    @exclusivity(unchecked) private var headerList: UnsafeMutablePointer<curl_slist>?
-    @exclusivity(unchecked) private var bodyStream: (any BodyStream)?
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private var bodyStream: (any BodyStream)?
     /// The coding the body is encoded with while it is sent (``HTTPRequest/contentEncoding``).
-    @exclusivity(unchecked) private var bodyCoding: String?
-    @exclusivity(unchecked) private var declaredBodyLength: Int64?
-    @exclusivity(unchecked) private var bodyBytesRead: Int64 = 0
+    private var bodyCoding: String?
+    private var declaredBodyLength: Int64?
+    private var bodyBytesRead: Int64 = 0
     /// An error raised in a callback, which ends the attempt. Kept out of line: a ``SluiceError`` is
     /// large, and a transfer object small enough for the allocator's fast size classes is cheaper.
     private var failure: SluiceError? {
         get { failureStorage.first }
         set { failureStorage = newValue.map { [$0] } ?? [] }
     }
-    @exclusivity(unchecked) private var failureStorage: [SluiceError] = []
+    private var failureStorage: [SluiceError] = []
     /// Whether the server asked for a client certificate and this request had none to give.
-    @exclusivity(unchecked) private var clientCertificateRequested = false
-    @exclusivity(unchecked) private var pendingStatus = 0
-    @exclusivity(unchecked) private var pendingVersion = HTTPVersion.http1_1
+    private var clientCertificateRequested = false
+    private var pendingStatus = 0
+    private var pendingVersion = HTTPVersion.http1_1
     /// The field lines of the head being received, each followed by LF.
-    @exclusivity(unchecked) private var pendingFieldLines: [UInt8] = []
+    private var pendingFieldLines: [UInt8] = []
     /// The fields of the head being received that the transfer acts on, noted as they arrive.
-    @exclusivity(unchecked) private var pendingContentLength: Int64?
-    @exclusivity(unchecked) private var pendingContentEncoding: String?
-    @exclusivity(unchecked) private var pendingHasLocation = false
-    @exclusivity(unchecked) private var responseHead: ResponseHead?
-    @exclusivity(unchecked) private var bodyBegun = false
-    @exclusivity(unchecked) private var isRedirectResponse = false
+    private var pendingContentLength: Int64?
+    private var pendingContentEncoding: String?
+    private var pendingHasLocation = false
+    private var responseHead: ResponseHead?
+    private var bodyBegun = false
+    private var isRedirectResponse = false
     /// The credential for this attempt, and whether a challenge handler was asked already.
-    @exclusivity(unchecked) private var credential: Credential?
-    @exclusivity(unchecked) private var askedChallengeHandler = false
+    private var credential: Credential?
+    private var askedChallengeHandler = false
     private let originalURL: URL
-    @exclusivity(unchecked) private var redirectBody = Data()
-    @exclusivity(unchecked) private var decoder: (any ContentDecoder)?
-    @exclusivity(unchecked) private var decoderBudgetOutput: Int64 = 0
-    @exclusivity(unchecked) private var metrics = TaskMetrics()
-    @exclusivity(unchecked) private var redirectCount = 0
-    @exclusivity(unchecked) private var attemptStarted = ContinuousClock.now
+    private var redirectBody = Data()
+    private var decoder: (any ContentDecoder)?
+    private var decoderBudgetOutput: Int64 = 0
+    private var metrics = TaskMetrics()
+    private var redirectCount = 0
+    private var attemptStarted = ContinuousClock.now
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     /// This attempt's request body bytes handed to curl and response bytes received (before decoding).
-    @exclusivity(unchecked) private var bytesSent: Int64 = 0
-    @exclusivity(unchecked) private var bytesReceived: Int64 = 0
-    /// The TLS settings of the current attempt (they depend on the request's host), read in place.
-    private var tls: TLSConfiguration {
-        _read {
-            if let forHost = prepared.tlsForHost { yield forHost } else { yield sharedConfiguration.value.tls }
-        }
-    }
+    private var bytesSent: Int64 = 0
+    private var bytesReceived: Int64 = 0
+    /// The TLS settings of the current attempt (they depend on the request's host).
+    private var tls: TLSConfiguration { _read { yield prepared.tls } }
     /// What the current request's attempts need from Swift values, made before the engine sees the
     /// transfer (on the submitting thread) and again after each redirect.
-    @exclusivity(unchecked) private var prepared: Prepared
+    private var prepared: Prepared
 
     init(
         task: SessionTask, request: HTTPRequest, configuration: SharedConfiguration, sink: any ResponseSink,
@@ -135,28 +130,24 @@ final class Transfer: @unchecked Sendable {
     private struct Prepared {
         let url: URL
         /// The URL as the NUL-terminated bytes curl copies.
-        let urlCString: ContiguousArray<CChar>
-        /// The URL's host, lowercased, without an IPv6 address's brackets (made when asked: only a
-        /// per-host TLS setting or a server trust evaluator needs it).
-        var host: String { Transfer.hostName(url) }
+        let urlCString: [CChar]
+        let host: String
         let overTLS: Bool
         /// Whether the scheme is `http` or `https`, the only protocols a transfer may use.
         let isHTTP: Bool
-        /// The request host's entry in the session's `tlsByHost`, if it has one; else the session's `tls`
-        /// applies (not copied into every request).
-        let tlsForHost: TLSConfiguration?
+        let tls: TLSConfiguration
         /// Every header line curl gets except a `Content-Type:` that depends on the body stream.
         let headerLines: [String]
         let hasContentType: Bool
 
         init(request: HTTPRequest, configuration: SessionConfiguration) {
             url = request.url
-            urlCString = request.url.absoluteString.utf8CString
+            urlCString = request.url.absoluteString.utf8CString.map { $0 }
+            host = Transfer.hostName(request.url)
             let scheme = request.url.scheme?.lowercased()
             overTLS = scheme == "https"
             isHTTP = scheme == "http" || overTLS
-            tlsForHost =
-                configuration.tlsByHost.isEmpty ? nil : configuration.tlsConfiguration(forHost: Transfer.hostName(request.url))
+            tls = configuration.tlsConfiguration(forHost: host)
             var headers = configuration.defaultHeaders.merging(request.headers)
             // curl computes these from the body it sends.
             headers.remove("Content-Length")
@@ -188,13 +179,6 @@ final class Transfer: @unchecked Sendable {
     deinit {
         if let headerList { curl_slist_free_all(headerList) }
         errorBuffer.deallocate()
-    }
-
-    /// Frees the request's header list once its easy handle is reset (engine thread): curl allocated it
-    /// there, and freeing it there keeps it out of the completing thread's allocator.
-    func releaseHeaderList() {
-        if let headerList { curl_slist_free_all(headerList) }
-        headerList = nil
     }
 
     // MARK: Configuring the easy handle
@@ -817,30 +801,28 @@ final class Transfer: @unchecked Sendable {
 
 // MARK: - C callbacks
 
-/// Calls `body` with the transfer `context` points to, without retaining it: the engine's table of
-/// active transfers holds it for as long as curl can call back.
-private func withTransfer<Value>(_ context: UnsafeMutableRawPointer?, _ body: (Transfer) -> Value) -> Value {
-    Unmanaged<Transfer>.fromOpaque(context!)._withUnsafeGuaranteedRef(body)
+private func transfer(_ context: UnsafeMutableRawPointer?) -> Transfer {
+    Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
 }
 
 let transferHeaderCallback: sluice_curl_data_callback = { buffer, size, count, context in
-    withTransfer(context) { $0.onHeader(UnsafeRawBufferPointer(start: buffer, count: size * count)) }
+    transfer(context).onHeader(UnsafeRawBufferPointer(start: buffer, count: size * count))
 }
 
 let transferWriteCallback: sluice_curl_data_callback = { buffer, size, count, context in
-    withTransfer(context) { $0.onWrite(UnsafeRawBufferPointer(start: buffer, count: size * count)) }
+    transfer(context).onWrite(UnsafeRawBufferPointer(start: buffer, count: size * count))
 }
 
 let transferReadCallback: sluice_curl_data_callback = { buffer, size, count, context in
-    withTransfer(context) { $0.onRead(UnsafeMutableRawBufferPointer(start: buffer, count: size * count)) }
+    transfer(context).onRead(UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
 }
 
 let transferSeekCallback: sluice_curl_seek_callback = { context, offset, origin in
-    withTransfer(context) { $0.onSeek(offset: Int64(offset), origin: origin) }
+    transfer(context).onSeek(offset: Int64(offset), origin: origin)
 }
 
 let transferPrerequestCallback: sluice_curl_prereq_callback = { context, _, _, _, _ in
-    withTransfer(context) { $0.onPrerequest() }
+    transfer(context).onPrerequest()
 }
 
 /// Appends one DER certificate to the `[Data]` that `context` points to.
