@@ -2,7 +2,7 @@
 // (curl_easy_setopt is variadic).
 #include <curl/curl.h>
 
-typedef size_t (*bench_write_callback)(char *, size_t, size_t, void *);
+typedef size_t (*bench_data_callback)(char *, size_t, size_t, void *);
 
 static inline void bench_easy_setopt_string(CURL *easy, CURLoption option, const char *value) {
     curl_easy_setopt(easy, option, value);
@@ -13,8 +13,8 @@ static inline void bench_easy_setopt_long(CURL *easy, CURLoption option, long va
 static inline void bench_easy_setopt_pointer(CURL *easy, CURLoption option, void *value) {
     curl_easy_setopt(easy, option, value);
 }
-static inline void bench_easy_setopt_write(CURL *easy, bench_write_callback callback) {
-    curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, callback);
+static inline void bench_easy_setopt_data_callback(CURL *easy, CURLoption option, bench_data_callback callback) {
+    curl_easy_setopt(easy, option, callback);
 }
 static inline void bench_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
     curl_multi_setopt(multi, option, value);
@@ -23,9 +23,6 @@ static inline void *bench_easy_private(CURL *easy) {
     void *value = NULL;
     curl_easy_getinfo(easy, CURLINFO_PRIVATE, &value);
     return value;
-}
-static inline void bench_easy_setopt_header(CURL *easy, bench_write_callback callback) {
-    curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, callback);
 }
 static inline void bench_share_setopt_long(CURLSH *share, CURLSHoption option, long value) {
     curl_share_setopt(share, option, value);

@@ -88,8 +88,8 @@ final class MinimalCurlEngine: @unchecked Sendable {
                 bench_easy_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, 1)
                 bench_easy_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, 60)
                 bench_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errors)
-                bench_easy_setopt_header(easy) { _, size, count, _ in size * count }
-                bench_easy_setopt_write(easy) { _, size, count, context in
+                bench_easy_setopt_data_callback(easy, CURLOPT_HEADERFUNCTION) { _, size, count, _ in size * count }
+                bench_easy_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION) { _, size, count, context in
                     Unmanaged<Request>.fromOpaque(context!)._withUnsafeGuaranteedRef { $0.received += size * count }
                     return size * count
                 }
