@@ -70,9 +70,10 @@ public struct SessionConfiguration: Sendable {
     /// The defaults.
     public static var `default`: SessionConfiguration { SessionConfiguration() }
 
-    /// The TLS settings for a request to `host` (lowercased): its entry in ``tlsByHost``, else ``tls``.
-    func tlsConfiguration(forHost host: String) -> TLSConfiguration {
+    /// The TLS settings for a request to `url`: its host's entry in ``tlsByHost``, else ``tls``.
+    func tlsConfiguration(for url: URL) -> TLSConfiguration {
         guard !tlsByHost.isEmpty else { return tls }
+        let host = Transfer.hostName(url)
         if let exact = tlsByHost[host] { return exact }
         return tlsByHost.first { $0.key.lowercased() == host }?.value ?? tls
     }

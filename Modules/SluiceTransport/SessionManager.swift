@@ -91,9 +91,9 @@ public final class SessionManager: Sendable, TaskController {
     public func data(
         for request: HTTPRequest, didCreateTask: (@Sendable (SessionTask) -> Void)? = nil
     ) async throws(SluiceError) -> DataResponse {
-        try await run(didCreateTask) { awaiter, completion in
-            self.makeDataTask(kind: .data, request: request, awaiter: awaiter, completion: completion)
-        }
+        let sink = MemorySink()
+        let completed = try await run(makeTask(kind: .data, request: request, sink: sink), didCreateTask).get()
+        return DataResponse(data: sink.data, response: completed.response, request: completed.request, metrics: completed.metrics)
     }
 
     /// Sends `request` with `body` (bytes, a file, or a stream pulled as it is sent) and collects the
@@ -107,9 +107,9 @@ public final class SessionManager: Sendable, TaskController {
     ) async throws(SluiceError) -> DataResponse {
         var request = request
         request.body = body
-        return try await run(didCreateTask) { awaiter, completion in
-            self.makeDataTask(kind: .upload, request: request, awaiter: awaiter, completion: completion)
-        }
+        let sink = MemorySink()
+        let completed = try await run(makeTask(kind: .upload, request: request, sink: sink), didCreateTask).get()
+        return DataResponse(data: sink.data, response: completed.response, request: completed.request, metrics: completed.metrics)
     }
 
     /// Downloads the body to a temporary file as it arrives, then moves it to where `destination`
@@ -120,9 +120,9 @@ public final class SessionManager: Sendable, TaskController {
     public func download(for request: HTTPRequest, to destination: @escaping DownloadDestination)
         async throws(SluiceError) -> DownloadResponse
     {
-        try await run { awaiter, completion in
-            self.makeDownloadTask(request: request, resume: nil, destination: destination, awaiter: awaiter, completion: completion)
-        }
+        let sink = Self.downloadSink(resuming: nil)
+        let ended = await run(makeTask(kind: .download, request: request, sink: sink))
+        return try Self.deliver(download: sink, to: destination, ended).get()
     }
 
     /// Continues a download from its resume data with a `Range` request; a server that ignores the
@@ -135,10 +135,9 @@ public final class SessionManager: Sendable, TaskController {
         var request = HTTPRequest(url: resumeData.url)
         request.headers = (try? HTTPHeaders(validating: resumeData.headers)) ?? HTTPHeaders()
         if let validator = resumeData.validator { try? request.headers.set(name: "If-Range", value: validator) }
-        return try await run { awaiter, completion in
-            self.makeDownloadTask(
-                request: request, resume: resumeData, destination: destination, awaiter: awaiter, completion: completion)
-        }
+        let sink = Self.downloadSink(resuming: resumeData)
+        let ended = await run(makeTask(kind: .download, request: request, sink: sink))
+        return try Self.deliver(download: sink, to: destination, ended).get()
     }
 
     /// Starts `request` and returns when the response head has arrived, with the body as a stream of
@@ -193,8 +192,7 @@ public final class SessionManager: Sendable, TaskController {
     public func dataTask(
         with request: HTTPRequest, completion: @escaping @Sendable (Result<DataResponse, SluiceError>) -> Void
     ) -> SessionTask {
-        let queue = configuration.completionQueue
-        return makeDataTask(kind: .data, request: request) { result in queue.async { completion(result) } }.task
+        makeDataTask(kind: .data, request: request, completion: completion)
     }
 
     /// A suspended upload task sending `body`; call ``SessionTask/resume()``.
@@ -204,8 +202,7 @@ public final class SessionManager: Sendable, TaskController {
     ) -> SessionTask {
         var request = request
         request.body = body
-        let queue = configuration.completionQueue
-        return makeDataTask(kind: .upload, request: request) { result in queue.async { completion(result) } }.task
+        return makeDataTask(kind: .upload, request: request, completion: completion)
     }
 
     /// A suspended download task; call ``SessionTask/resume()``.
@@ -214,8 +211,10 @@ public final class SessionManager: Sendable, TaskController {
         completion: @escaping @Sendable (Result<DownloadResponse, SluiceError>) -> Void
     ) -> SessionTask {
         let queue = configuration.completionQueue
-        return makeDownloadTask(request: request, resume: nil, destination: destination) { result in
-            queue.async { completion(result) }
+        let sink = Self.downloadSink(resuming: nil)
+        return makeTask(kind: .download, request: request, sink: sink) { result in
+            let delivered = Self.deliver(download: sink, to: destination, result)
+            queue.async { completion(delivered) }
         }.task
     }
 
@@ -279,45 +278,50 @@ public final class SessionManager: Sendable, TaskController {
 
     // MARK: Building tasks
 
+    /// A suspended data or upload task whose completion runs on the configuration's completion queue.
     private func makeDataTask(
-        kind: SessionTask.Kind, request: HTTPRequest, awaiter: Transfer.Awaiter? = nil,
+        kind: SessionTask.Kind, request: HTTPRequest,
         completion: @escaping @Sendable (Result<DataResponse, SluiceError>) -> Void
-    ) -> Transfer {
+    ) -> SessionTask {
+        let queue = configuration.completionQueue
         let sink = MemorySink()
-        return makeTask(kind: kind, request: request, sink: sink, awaiter: awaiter) { result in
-            completion(result.map { DataResponse(data: sink.data, response: $0.response, request: $0.request, metrics: $0.metrics) })
-        }
+        return makeTask(kind: kind, request: request, sink: sink) { result in
+            let response = result.map { DataResponse(data: sink.data, response: $0.response, request: $0.request, metrics: $0.metrics) }
+            queue.async { completion(response) }
+        }.task
     }
 
-    private func makeDownloadTask(
-        request: HTTPRequest, resume: ResumeData?, destination: @escaping DownloadDestination,
-        awaiter: Transfer.Awaiter? = nil, completion: @escaping @Sendable (Result<DownloadResponse, SluiceError>) -> Void
-    ) -> Transfer {
-        let path: String
-        var offset: Int64 = 0
-        if let resume {
-            path = resume.partialFilePath
-            var info = stat()
-            if stat(path, &info) == 0 { offset = Int64(info.st_size) }
-        } else {
-            path = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-download-\(UUID().uuidString)").path
+    /// The file a download is written to: a new temporary file, or the partial file of `resumeData`
+    /// (continued from its size).
+    private static func downloadSink(resuming resumeData: ResumeData?) -> FileSink {
+        guard let resumeData else {
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-download-\(UUID().uuidString)").path
+            return FileSink(path: path, resumeOffset: 0)
         }
-        let sink = FileSink(path: path, resumeOffset: offset)
-        return makeTask(kind: .download, request: request, sink: sink, awaiter: awaiter) { result in
-            sink.closeFile()
-            switch result {
-            case .failure(let error):
-                if !sink.keepsPartialFile { unlink(path) }
-                completion(.failure(error))
-            case .success(let outcome):
-                do throws(SluiceError) {
-                    let target = destination(URL(fileURLWithPath: path), outcome.response)
-                    try Self.move(path, to: target)
-                    completion(.success(DownloadResponse(fileURL: target, response: outcome.response, request: outcome.request, metrics: outcome.metrics)))
-                } catch {
-                    unlink(path)
-                    completion(.failure(SluiceError(error.code, error.message, request: outcome.request, response: outcome.response)))
-                }
+        var info = stat()
+        let offset = stat(resumeData.partialFilePath, &info) == 0 ? Int64(info.st_size) : 0
+        return FileSink(path: resumeData.partialFilePath, resumeOffset: offset)
+    }
+
+    /// Ends a download: its file moved where `destination` says, or removed (unless kept for resume
+    /// data) when the task or the move failed.
+    private static func deliver(
+        download sink: FileSink, to destination: DownloadDestination, _ result: Result<Completed, SluiceError>
+    ) -> Result<DownloadResponse, SluiceError> {
+        sink.closeFile()
+        let path = sink.path
+        switch result {
+        case .failure(let error):
+            if !sink.keepsPartialFile { unlink(path) }
+            return .failure(error)
+        case .success(let outcome):
+            do throws(SluiceError) {
+                let target = destination(URL(fileURLWithPath: path), outcome.response)
+                try move(path, to: target)
+                return .success(DownloadResponse(fileURL: target, response: outcome.response, request: outcome.request, metrics: outcome.metrics))
+            } catch {
+                unlink(path)
+                return .failure(SluiceError(error.code, error.message, request: outcome.request, response: outcome.response))
             }
         }
     }
@@ -353,54 +357,73 @@ public final class SessionManager: Sendable, TaskController {
         unlink(path)
     }
 
+    /// A suspended task and its transfer. With a `completion`, the transfer completes the task and
+    /// calls it when it ends; without, a caller of the async API awaits it (see ``run(_:_:)``).
     private func makeTask(
-        kind: SessionTask.Kind, request: HTTPRequest, sink: any ResponseSink, awaiter: Transfer.Awaiter? = nil,
-        completion: @escaping @Sendable (Result<Completed, SluiceError>) -> Void
+        kind: SessionTask.Kind, request: HTTPRequest, sink: any ResponseSink,
+        completion: (@Sendable (Result<Completed, SluiceError>) -> Void)? = nil
     ) -> Transfer {
         let (id, invalidated) = state.withLock { state -> (Int, Bool) in
             defer { state.nextID += 1 }
             return (state.nextID, state.invalidated)
         }
         let task = SessionTask(id: id, kind: kind, request: request, controller: self)
-        let transfer = Transfer(task: task, request: request, configuration: sharedConfiguration, sink: sink, awaiter: awaiter) {
-            [weak self] result in
-            let error = result.failure
-            let metrics = try? result.get().metrics
-            var response: HTTPResponse?
-            // The task completes once: a cancel racing the engine's own completion finds it completed.
-            let continuations = task.mutable.withLock { state -> [AsyncStream<TransferProgress>.Continuation]? in
-                guard state.state != .completed else { return nil }
-                state.state = .completed
-                state.error = error
-                state.metrics = metrics ?? state.metrics
-                if case .success = result { response = state.madeResponse() }
-                let continuations = Array(state.progressContinuations.values)
-                state.progressContinuations.removeAll()
-                return continuations
+        var ended: (@Sendable (Result<Transfer.Outcome, SluiceError>) -> Void)?
+        if let completion {
+            ended = { [weak self] result in
+                // A cancel racing the engine's own completion finds the task completed: nothing more.
+                guard let completed = Self.complete(task, with: result, session: self) else { return }
+                completion(completed)
             }
-            guard let continuations else { return }
-            self?.state.withLock { _ = $0.transfers.removeValue(forKey: task.id) }
-            for continuation in continuations { continuation.finish() }
-            // Observers first, then the task's own completion.
-            self?.notify(
-                .sluiceTaskDidComplete, task,
-                userInfo: {
-                    var userInfo: [String: any Sendable] = [:]
-                    if let error { userInfo[Self.errorUserInfoKey] = error }
-                    if let metrics { userInfo[Self.metricsUserInfoKey] = metrics }
-                    return userInfo
-                }
-            ) {
-                $0.taskDidComplete(task, error: error, metrics: metrics)
-            }
-            completion(result.map { Completed(request: $0.request, response: response ?? $0.head.makeResponse(), metrics: $0.metrics) })
         }
+        let transfer = Transfer(task: task, request: request, configuration: sharedConfiguration, sink: sink, completion: ended)
         if invalidated {
             transfer.end(.failure(SluiceError(.sessionInvalidated, "the session was invalidated", request: request)))
         } else {
             state.withLock { $0.transfers[id] = transfer }
         }
         return transfer
+    }
+
+    /// Completes `task` with its transfer's result, once: records the outcome, ends its progress
+    /// streams, tells the observers and makes the response. Returns `nil` when the task had completed
+    /// already.
+    private static func complete(
+        _ task: SessionTask, with result: Result<Transfer.Outcome, SluiceError>, session: SessionManager?
+    ) -> Result<Completed, SluiceError>? {
+        var error: SluiceError?
+        var metrics: TaskMetrics?
+        switch result {
+        case .success(let outcome): metrics = outcome.metrics
+        case .failure(let failure): error = failure
+        }
+        var response: HTTPResponse?
+        let continuations = task.mutable.withLock { state -> [AsyncStream<TransferProgress>.Continuation]? in
+            guard state.state != .completed else { return nil }
+            state.state = .completed
+            state.error = error
+            if let metrics { state.metrics = metrics }
+            if error == nil { response = state.madeResponse() }
+            guard !state.progressContinuations.isEmpty else { return [] }
+            defer { state.progressContinuations.removeAll() }
+            return Array(state.progressContinuations.values)
+        }
+        guard let continuations else { return nil }
+        session?.state.withLock { _ = $0.transfers.removeValue(forKey: task.id) }
+        for continuation in continuations { continuation.finish() }
+        // Observers first, then the task's own completion.
+        session?.notify(
+            .sluiceTaskDidComplete, task,
+            userInfo: {
+                var userInfo: [String: any Sendable] = [:]
+                if let error { userInfo[Self.errorUserInfoKey] = error }
+                if let metrics { userInfo[Self.metricsUserInfoKey] = metrics }
+                return userInfo
+            }
+        ) {
+            $0.taskDidComplete(task, error: error, metrics: metrics)
+        }
+        return result.map { Completed(request: $0.request, response: response ?? $0.head.makeResponse(), metrics: $0.metrics) }
     }
 
     /// Tells the event monitors and, when the configuration asks for it, posts `name` (its `userInfo`
@@ -415,38 +438,31 @@ public final class SessionManager: Sendable, TaskController {
         }
     }
 
-    /// Runs a task to completion for the async API, cancelling it when the calling task is cancelled.
+    /// Runs an awaited transfer's task to completion for the async API, cancelling it when the calling
+    /// task is cancelled.
     ///
-    /// The engine resumes this code with the transfer's result and the task's completion runs here,
-    /// on the caller's own thread, which is the one thread that must wake for the answer.
-    private func run<Value: Sendable>(
-        _ didCreateTask: (@Sendable (SessionTask) -> Void)? = nil,
-        _ make: (Transfer.Awaiter, @escaping @Sendable (Result<Value, SluiceError>) -> Void) -> Transfer
-    ) async throws(SluiceError) -> Value {
-        // The transfer, and the value its completion made.
-        let slot = Locked<(transfer: Transfer?, value: Result<Value, SluiceError>?)>((nil, nil))
+    /// The engine resumes this code with the transfer's result and the task completes here, on the
+    /// caller's own thread, which is the one thread that must wake for the answer.
+    private func run(
+        _ transfer: Transfer, _ didCreateTask: (@Sendable (SessionTask) -> Void)? = nil
+    ) async -> Result<Completed, SluiceError> {
+        let task = transfer.task
+        didCreateTask?(task)
+        // A cancel before the wait (this task was cancelled already) ends the transfer at once: the
+        // wait then returns its result, and the resume finds the task cancelled.
         let ended = await withTaskCancellationHandler {
             await withUnsafeContinuation { awaiter in
-                let transfer = make(awaiter) { value in slot.withLock { $0.value = value } }
-                slot.withLock { $0.transfer = transfer }
-                didCreateTask?(transfer.task)
-                transfer.task.resume()
-                if Task.isCancelled { transfer.task.cancel() }
+                transfer.wait(awaiter)
+                task.resume()
             }
         } onCancel: {
-            slot.withLock { $0.transfer }?.task.cancel()
+            task.cancel()
         }
-        // Taken out of the slot: the transfer's completion holds the slot, which must not hold it back.
-        let transfer = slot.withLock { slot in
-            defer { slot.transfer = nil }
-            return slot.transfer
+        // Only this code completes an awaited task: whichever path ended the transfer resumed it once.
+        guard let completed = Self.complete(task, with: ended, session: self) else {
+            preconditionFailure("an awaited task is completed by its caller alone")
         }
-        guard let transfer else { preconditionFailure("the transfer is kept before it starts") }
-        transfer.completion(ended)
-        // The completion runs once, and only here: the engine and every other path end an awaited
-        // transfer by resuming this code.
-        guard let value = slot.withLock({ $0.value }) else { preconditionFailure("a completed task has a value") }
-        return try value.get()
+        return completed
     }
 }
 
@@ -455,11 +471,4 @@ private struct Completed {
     let request: HTTPRequest
     let response: HTTPResponse
     let metrics: TaskMetrics
-}
-
-extension Result {
-    fileprivate var failure: Failure? {
-        if case .failure(let error) = self { return error }
-        return nil
-    }
 }

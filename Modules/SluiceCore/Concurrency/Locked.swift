@@ -20,6 +20,7 @@ public final class Locked<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let storage: LockedStorage<Value>
 
     /// Guards `value`.
+    @inlinable
     public init(_ value: Value) { storage = LockedStorage.make(value) }
 
     /// Runs `body` with exclusive access to the value and returns what it returns.
@@ -34,6 +35,7 @@ public final class Locked<Value: Sendable>: @unchecked Sendable {
 /// The value (header) and the mutex (element) of a ``Locked``, in one heap block.
 @usableFromInline
 final class LockedStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> {
+    @inlinable
     static func make(_ value: Value) -> LockedStorage {
         let buffer = create(minimumCapacity: 1) { _ in value }
         let storage = unsafeDowncast(buffer, to: LockedStorage.self)

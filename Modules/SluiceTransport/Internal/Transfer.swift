@@ -29,15 +29,34 @@ final class Transfer: @unchecked Sendable {
     /// The session's configuration, read in place.
     var configuration: SessionConfiguration { _read { yield sharedConfiguration.value } }
     let sink: any ResponseSink
-    /// Runs once when the task ends (see ``end(_:)``).
-    let completion: @Sendable (Result<Outcome, SluiceError>) -> Void
+    /// Runs when the task ends (see ``end(_:)``); `nil` for a transfer a caller of the async API
+    /// awaits (see ``wait(_:)``).
+    let completion: (@Sendable (Result<Outcome, SluiceError>) -> Void)?
     /// A suspended caller of the async API, resumed with the result when the transfer ends.
     typealias Awaiter = UnsafeContinuation<Result<Outcome, SluiceError>, Never>
 
-    /// The caller of the async API that waits for this transfer, if any.
-    private let awaiter: Awaiter?
-    /// Whether ``end(_:)`` has resumed the awaiter (it is resumed once).
-    private let resumedAwaiter = Atomic<Bool>(false)
+    /// The awaiting caller, set by ``wait(_:)`` before it publishes ``handoff``.
+    private var awaiter: Awaiter?
+    /// A result that ended an awaited transfer before its caller waited, set before ``handoff`` says so.
+    private var earlyResult: EarlyResult?
+    /// Where an awaited transfer's end stands: ``Handoff``'s values.
+    private let handoff = Atomic<UInt8>(Handoff.none)
+    /// Whether ``end(_:)`` has taken the awaited transfer's one result.
+    private let endClaimed = Atomic<Bool>(false)
+
+    private enum Handoff {
+        static let none: UInt8 = 0
+        /// The caller waits in ``awaiter``.
+        static let awaiting: UInt8 = 1
+        /// The result waits in ``earlyResult``.
+        static let ended: UInt8 = 2
+    }
+
+    /// The rare result that arrives before its awaiter, boxed so it takes no room in every transfer.
+    private final class EarlyResult {
+        let result: Result<Outcome, SluiceError>
+        init(_ result: Result<Outcome, SluiceError>) { self.result = result }
+    }
 
     // Engine thread only.
     private(set) var request: HTTPRequest
@@ -95,13 +114,13 @@ final class Transfer: @unchecked Sendable {
     /// transfer (on the submitting thread) and again after each redirect.
     private var prepared: Prepared
 
+    /// A transfer for `request`. Without a `completion`, a caller of the async API awaits it with
+    /// ``wait(_:)``.
     init(
         task: SessionTask, request: HTTPRequest, configuration: SharedConfiguration, sink: any ResponseSink,
-        awaiter: Awaiter? = nil,
-        completion: @escaping @Sendable (Result<Outcome, SluiceError>) -> Void
+        completion: (@Sendable (Result<Outcome, SluiceError>) -> Void)?
     ) {
         self.task = task
-        self.awaiter = awaiter
         self.request = request
         self.sharedConfiguration = configuration
         self.sink = sink
@@ -114,24 +133,39 @@ final class Transfer: @unchecked Sendable {
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }
 
-    /// Whether a caller of the async API waits for this transfer (and runs its completion itself).
-    var isAwaited: Bool { awaiter != nil }
+    /// Whether a caller of the async API awaits this transfer (and completes its task itself).
+    var isAwaited: Bool { completion == nil }
 
-    /// Ends the task with `result`, from whichever thread ended it. An awaited transfer resumes its
-    /// caller with the result, once (later calls do nothing); the caller then runs ``completion`` on its
-    /// own thread, so nothing else need be woken for it. Any other transfer runs ``completion`` here.
+    /// Ends the task with `result`, from whichever thread ended it. An awaited transfer hands its
+    /// caller the result, once (later calls do nothing), resuming it if it waits already; the
+    /// caller then completes the task on its own thread, so nothing else need be woken for it. Any
+    /// other transfer runs ``completion`` here.
     func end(_ result: Result<Outcome, SluiceError>) {
-        guard let awaiter else { return completion(result) }
-        guard !resumedAwaiter.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        awaiter.resume(returning: result)
+        if let completion { return completion(result) }
+        guard !endClaimed.exchange(true, ordering: .relaxed) else { return }
+        if handoff.load(ordering: .acquiring) == Handoff.awaiting { return awaiter!.resume(returning: result) }
+        earlyResult = EarlyResult(result)
+        let (published, _) = handoff.compareExchange(
+            expected: Handoff.none, desired: Handoff.ended, ordering: .acquiringAndReleasing)
+        // The caller began to wait meanwhile.
+        if !published { awaiter!.resume(returning: result) }
+    }
+
+    /// Suspends the awaiting caller until ``end(_:)``, or resumes it at once when the transfer ended
+    /// already (cancelled, or the session invalidated, before it started). Called once, before the
+    /// task is resumed.
+    func wait(_ awaiter: Awaiter) {
+        self.awaiter = awaiter
+        let (published, _) = handoff.compareExchange(
+            expected: Handoff.none, desired: Handoff.awaiting, ordering: .acquiringAndReleasing)
+        if !published { awaiter.resume(returning: earlyResult!.result) }
     }
 
     /// The URL, TLS settings and header lines of one request.
     private struct Prepared {
         let url: URL
-        /// The URL as the NUL-terminated bytes curl copies.
-        let urlCString: [CChar]
-        let host: String
+        /// The URL as curl gets it.
+        let urlString: String
         let overTLS: Bool
         /// Whether the scheme is `http` or `https`, the only protocols a transfer may use.
         let isHTTP: Bool
@@ -142,12 +176,11 @@ final class Transfer: @unchecked Sendable {
 
         init(request: HTTPRequest, configuration: SessionConfiguration) {
             url = request.url
-            urlCString = request.url.absoluteString.utf8CString.map { $0 }
-            host = Transfer.hostName(request.url)
+            urlString = request.url.absoluteString
             let scheme = request.url.scheme?.lowercased()
             overTLS = scheme == "https"
             isHTTP = scheme == "http" || overTLS
-            tls = configuration.tlsConfiguration(forHost: host)
+            tls = configuration.tlsConfiguration(for: request.url)
             var headers = configuration.defaultHeaders.merging(request.headers)
             // curl computes these from the body it sends.
             headers.remove("Content-Length")
@@ -207,7 +240,7 @@ final class Transfer: @unchecked Sendable {
         sluice_easy_setopt_pointer(easy, CURLOPT_PRIVATE, context)
         sluice_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer)
         if prepared.url != request.url { prepared = Prepared(request: request, configuration: configuration) }
-        prepared.urlCString.withUnsafeBufferPointer { url in _ = sluice_easy_setopt_string(easy, CURLOPT_URL, url.baseAddress) }
+        sluice_easy_setopt_string(easy, CURLOPT_URL, prepared.urlString)
         sluice_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         sluice_easy_setopt_share(easy, share)
         // Waiting for a connection that may multiplex only makes sense where HTTP/2 can be had: over
@@ -578,7 +611,7 @@ final class Transfer: @unchecked Sendable {
                 throw SluiceError(.untrustedChain, "the connection has no TLS session whose certificates could be evaluated")
             }
             try evaluator.evaluate(
-                ServerCertificateChain(certificates: certificates, isVerified: state == 1, host: prepared.host))
+                ServerCertificateChain(certificates: certificates, isVerified: state == 1, host: Self.hostName(request.url)))
             return SLUICE_CURL_PREREQFUNC_OK
         } catch {
             failure = error
