@@ -368,11 +368,11 @@ public final class SessionManager: Sendable, TaskController {
             return (state.nextID, state.invalidated)
         }
         let task = SessionTask(id: id, kind: kind, request: request, controller: self)
-        var ended: (@Sendable (Result<Transfer.Outcome, SluiceError>) -> Void)?
+        var ended: (@Sendable (Transfer, Transfer.Ending) -> Void)?
         if let completion {
-            ended = { [weak self] result in
+            ended = { [weak self] transfer, ending in
                 // A cancel racing the engine's own completion finds the task completed: nothing more.
-                guard let completed = Self.complete(task, with: result, session: self) else { return }
+                guard let completed = Self.complete(transfer, with: ending, session: self) else { return }
                 completion(completed)
             }
         }
@@ -385,16 +385,17 @@ public final class SessionManager: Sendable, TaskController {
         return transfer
     }
 
-    /// Completes `task` with its transfer's result, once: records the outcome, ends its progress
-    /// streams, tells the observers and makes the response. Returns `nil` when the task had completed
-    /// already.
+    /// Completes a transfer's task with how the transfer ended, once: records the outcome, ends its
+    /// progress streams, tells the observers and makes the response. Returns `nil` when the task had
+    /// completed already.
     private static func complete(
-        _ task: SessionTask, with result: Result<Transfer.Outcome, SluiceError>, session: SessionManager?
+        _ transfer: Transfer, with ending: Transfer.Ending, session: SessionManager?
     ) -> Result<Completed, SluiceError>? {
+        let task = transfer.task
         var error: SluiceError?
         var metrics: TaskMetrics?
-        switch result {
-        case .success(let outcome): metrics = outcome.metrics
+        switch ending {
+        case .success: metrics = transfer.metrics
         case .failure(let failure): error = failure
         }
         var response: HTTPResponse?
@@ -423,7 +424,9 @@ public final class SessionManager: Sendable, TaskController {
         ) {
             $0.taskDidComplete(task, error: error, metrics: metrics)
         }
-        return result.map { Completed(request: $0.request, response: response ?? $0.head.makeResponse(), metrics: $0.metrics) }
+        if let error { return .failure(error) }
+        guard let metrics, let head = transfer.responseHead else { preconditionFailure("a transfer ends successfully with a response") }
+        return .success(Completed(request: transfer.request, response: response ?? head.makeResponse(), metrics: metrics))
     }
 
     /// Tells the event monitors and, when the configuration asks for it, posts `name` (its `userInfo`
@@ -459,7 +462,7 @@ public final class SessionManager: Sendable, TaskController {
             task.cancel()
         }
         // Only this code completes an awaited task: whichever path ended the transfer resumed it once.
-        guard let completed = Self.complete(task, with: ended, session: self) else {
+        guard let completed = Self.complete(transfer, with: ended, session: self) else {
             preconditionFailure("an awaited task is completed by its caller alone")
         }
         return completed

@@ -39,6 +39,13 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible {
         self.parameters = parameters.map { (name: $0.name.lowercased(), value: $0.value) }
     }
 
+    /// A media type from parts the parser checked and lowercased already.
+    init(checkedType type: String, subtype: String, parameters: [(name: String, value: String)]) {
+        self.type = type
+        self.subtype = subtype
+        self.parameters = parameters
+    }
+
     /// Parses a media type such as a `Content-Type` value.
     ///
     /// - Throws: ``SluiceError`` with code ``SluiceError/Code/invalidMediaType`` when `string` is not

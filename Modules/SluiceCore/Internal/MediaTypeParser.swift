@@ -1,11 +1,16 @@
 /// Parses `type/subtype *( OWS ";" OWS name=value )` with quoted-string values (RFC 9110 §8.3.1).
 enum MediaTypeParser {
     static func parse(_ input: Substring) throws(SluiceError) -> MediaType {
-        var scanner = Scanner(input)
+        var input = input
+        return try input.withUTF8 { bytes in Result { () throws(SluiceError) in try parse(bytes) } }.get()
+    }
+
+    private static func parse(_ input: UnsafeBufferPointer<UInt8>) throws(SluiceError) -> MediaType {
+        var scanner = Scanner(bytes: input)
         scanner.skipWhitespace()
-        let type = scanner.scanToken()
+        let type = scanner.scanToken(lowercased: true)
         guard !type.isEmpty, scanner.consume("/") else { throw failure(input, "expected type/subtype") }
-        let subtype = scanner.scanToken()
+        let subtype = scanner.scanToken(lowercased: true)
         guard !subtype.isEmpty else { throw failure(input, "missing subtype") }
         var parameters: [(name: String, value: String)] = []
         while true {
@@ -18,7 +23,7 @@ enum MediaTypeParser {
                 scanner.back()
                 continue
             }
-            let name = scanner.scanToken()
+            let name = scanner.scanToken(lowercased: true)
             guard !name.isEmpty, scanner.consume("=") else { throw failure(input, "malformed parameter") }
             let value: String
             if scanner.peek == UInt8(ascii: "\"") {
@@ -27,23 +32,22 @@ enum MediaTypeParser {
                 }
                 value = quoted
             } else {
-                value = scanner.scanToken()
+                value = scanner.scanToken(lowercased: false)
                 guard !value.isEmpty else { throw failure(input, "empty parameter value") }
             }
             parameters.append((name: name, value: value))
         }
-        return try MediaType(type: type, subtype: subtype, parameters: parameters)
+        // Type, subtype and names are tokens, lowercased as they were scanned.
+        return MediaType(checkedType: type, subtype: subtype, parameters: parameters)
     }
 
-    private static func failure(_ input: Substring, _ reason: String) -> SluiceError {
-        SluiceError(.invalidMediaType, "invalid media type \(String(input).debugDescription): \(reason)")
+    private static func failure(_ input: UnsafeBufferPointer<UInt8>, _ reason: String) -> SluiceError {
+        SluiceError(.invalidMediaType, "invalid media type \(String(decoding: input, as: UTF8.self).debugDescription): \(reason)")
     }
 
     private struct Scanner {
-        let bytes: [UInt8]
+        let bytes: UnsafeBufferPointer<UInt8>
         var position = 0
-
-        init(_ input: Substring) { bytes = Array(input.utf8) }
 
         var isAtEnd: Bool { position >= bytes.count }
         var peek: UInt8? { isAtEnd ? nil : bytes[position] }
@@ -60,10 +64,21 @@ enum MediaTypeParser {
             return true
         }
 
-        mutating func scanToken() -> String {
+        /// The token at the current position (empty when there is none); a token is ASCII, so
+        /// lowercasing is per byte.
+        mutating func scanToken(lowercased: Bool) -> String {
             let start = position
             while let byte = peek, HTTPToken.isTokenByte(byte) { position += 1 }
-            return String(decoding: bytes[start..<position], as: UTF8.self)
+            let token = UnsafeBufferPointer(rebasing: bytes[start..<position])
+            guard lowercased, token.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else {
+                return String(decoding: token, as: UTF8.self)
+            }
+            return String(unsafeUninitializedCapacity: token.count) { buffer in
+                for (index, byte) in token.enumerated() {
+                    buffer[index] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+                }
+                return token.count
+            }
         }
 
         /// A quoted string with backslash escapes, the opening quote at the current position.

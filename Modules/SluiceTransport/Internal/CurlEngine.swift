@@ -37,7 +37,7 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
     private var paced: [Transfer] = []
     private var stopping: Bool?  // nil: running; true: cancel everything; false: drain
     /// Transfers that ended in this turn of the loop, handed to their completions together.
-    private var ended: [(Transfer, Result<Transfer.Outcome, SluiceError>)] = []
+    private var ended: [(Transfer, Transfer.Ending)] = []
 
     init(configuration: SessionConfiguration) throws(SluiceError) {
         guard CurlGlobal.ensureInitialized(), let multi = curl_multi_init(), let share = curl_share_init(),
@@ -249,7 +249,7 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
         }
     }
 
-    private func complete(_ transfer: Transfer, easy: UnsafeMutableRawPointer, result: Result<Transfer.Outcome, SluiceError>) {
+    private func complete(_ transfer: Transfer, easy: UnsafeMutableRawPointer, result: Transfer.Ending) {
         active[easy] = nil
         transfer.easy = nil
         recycle(easy)
@@ -272,7 +272,7 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
     /// objects) to a worker.
     private func deliverEnded() {
         guard !ended.isEmpty else { return }
-        var batch: [(Transfer, Result<Transfer.Outcome, SluiceError>)] = []
+        var batch: [(Transfer, Transfer.Ending)] = []
         if ended.count <= Self.resumedDirectly {
             for (transfer, result) in ended {
                 if transfer.isAwaited { transfer.end(result) } else { batch.append((transfer, result)) }
@@ -292,12 +292,12 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
 
     /// Transfers and their results on their way from the engine to the completion job, which takes them.
     private final class EndedBatch: @unchecked Sendable {
-        private var items: [(Transfer, Result<Transfer.Outcome, SluiceError>)]
+        private var items: [(Transfer, Transfer.Ending)]
 
-        init(_ items: consuming [(Transfer, Result<Transfer.Outcome, SluiceError>)]) { self.items = items }
+        init(_ items: consuming [(Transfer, Transfer.Ending)]) { self.items = items }
 
         /// The items, leaving none behind (called once, by the job).
-        func take() -> [(Transfer, Result<Transfer.Outcome, SluiceError>)] {
+        func take() -> [(Transfer, Transfer.Ending)] {
             defer { items = [] }
             return items
         }

@@ -14,15 +14,12 @@ final class Transfer: @unchecked Sendable {
         /// Send this request next (a followed redirect), on the same task.
         case redirect(HTTPRequest)
         /// The task is done.
-        case complete(Result<Outcome, SluiceError>)
+        case complete(Ending)
     }
 
-    /// A successful end: the final request, the response head and the metrics.
-    struct Outcome {
-        let request: HTTPRequest
-        let head: ResponseHead
-        let metrics: TaskMetrics
-    }
+    /// How a task ended: with an error, or successfully — its final request, response head and metrics
+    /// are then ``request``, ``responseHead`` and ``metrics``, which the engine no longer changes.
+    typealias Ending = Result<Void, SluiceError>
 
     let task: SessionTask
     private let sharedConfiguration: SharedConfiguration
@@ -31,9 +28,9 @@ final class Transfer: @unchecked Sendable {
     let sink: any ResponseSink
     /// Runs when the task ends (see ``end(_:)``); `nil` for a transfer a caller of the async API
     /// awaits (see ``wait(_:)``).
-    let completion: (@Sendable (Result<Outcome, SluiceError>) -> Void)?
+    let completion: (@Sendable (Transfer, Ending) -> Void)?
     /// A suspended caller of the async API, resumed with the result when the transfer ends.
-    typealias Awaiter = UnsafeContinuation<Result<Outcome, SluiceError>, Never>
+    typealias Awaiter = UnsafeContinuation<Ending, Never>
 
     /// The awaiting caller, set by ``wait(_:)`` before it publishes ``handoff``.
     private var awaiter: Awaiter?
@@ -54,11 +51,11 @@ final class Transfer: @unchecked Sendable {
 
     /// The rare result that arrives before its awaiter, boxed so it takes no room in every transfer.
     private final class EarlyResult {
-        let result: Result<Outcome, SluiceError>
-        init(_ result: Result<Outcome, SluiceError>) { self.result = result }
+        let result: Ending
+        init(_ result: Ending) { self.result = result }
     }
 
-    // Engine thread only.
+    // Engine thread only (until the transfer ended, for `request`).
     private(set) var request: HTTPRequest
     var easy: UnsafeMutableRawPointer?
     var isPausedByStream = false
@@ -91,7 +88,8 @@ final class Transfer: @unchecked Sendable {
     private var pendingContentLength: Int64?
     private var pendingContentEncoding: String?
     private var pendingHasLocation = false
-    private var responseHead: ResponseHead?
+    /// The current response's head; engine thread only until the transfer ended.
+    private(set) var responseHead: ResponseHead?
     private var bodyBegun = false
     private var isRedirectResponse = false
     /// The credential for this attempt, and whether a challenge handler was asked already.
@@ -101,7 +99,8 @@ final class Transfer: @unchecked Sendable {
     private var redirectBody = Data()
     private var decoder: (any ContentDecoder)?
     private var decoderBudgetOutput: Int64 = 0
-    private var metrics = TaskMetrics()
+    /// Engine thread only until the transfer ended.
+    private(set) var metrics = TaskMetrics()
     private var redirectCount = 0
     private var attemptStarted = ContinuousClock.now
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
@@ -118,7 +117,7 @@ final class Transfer: @unchecked Sendable {
     /// ``wait(_:)``.
     init(
         task: SessionTask, request: HTTPRequest, configuration: SharedConfiguration, sink: any ResponseSink,
-        completion: (@Sendable (Result<Outcome, SluiceError>) -> Void)?
+        completion: (@Sendable (Transfer, Ending) -> Void)?
     ) {
         self.task = task
         self.request = request
@@ -140,8 +139,8 @@ final class Transfer: @unchecked Sendable {
     /// caller the result, once (later calls do nothing), resuming it if it waits already; the
     /// caller then completes the task on its own thread, so nothing else need be woken for it. Any
     /// other transfer runs ``completion`` here.
-    func end(_ result: Result<Outcome, SluiceError>) {
-        if let completion { return completion(result) }
+    func end(_ result: Ending) {
+        if let completion { return completion(self, result) }
         guard !endClaimed.exchange(true, ordering: .relaxed) else { return }
         if handoff.load(ordering: .acquiring) == Handoff.awaiting { return awaiter!.resume(returning: result) }
         earlyResult = EarlyResult(result)
@@ -689,7 +688,7 @@ final class Transfer: @unchecked Sendable {
             return .complete(.failure(attach(error)))
         }
         metrics.duration = Date().timeIntervalSince(metrics.startDate)
-        return .complete(.success(Outcome(request: request, head: head, metrics: metrics)))
+        return .complete(.success(()))
     }
 
     /// Hands body bytes to the sink, through the content decoder when there is one.
