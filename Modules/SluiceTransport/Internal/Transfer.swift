@@ -108,7 +108,11 @@ final class Transfer: @unchecked Sendable {
     private var bytesSent: Int64 = 0
     private var bytesReceived: Int64 = 0
     /// The TLS settings of the current attempt (they depend on the request's host).
-    private var tls: TLSConfiguration { _read { yield prepared.tls } }
+    private var tls: TLSConfiguration {
+        _read {
+            if let own = prepared.tls { yield own } else { yield sharedConfiguration.value.tls }
+        }
+    }
     /// What the current request's attempts need from Swift values, made before the engine sees the
     /// transfer (on the submitting thread) and again after each redirect.
     private var prepared: Prepared
@@ -126,7 +130,7 @@ final class Transfer: @unchecked Sendable {
         self.completion = completion
         self.originalURL = request.url
         self.credential = configuration.value.credential
-        self.prepared = Prepared(request: request, configuration: configuration.value)
+        self.prepared = Prepared(request: request, configuration: configuration)
         // The head's buffer is made here, on the thread that starts the task, not by the engine.
         pendingFieldLines.reserveCapacity(512)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
@@ -168,29 +172,32 @@ final class Transfer: @unchecked Sendable {
         let overTLS: Bool
         /// Whether the scheme is `http` or `https`, the only protocols a transfer may use.
         let isHTTP: Bool
-        let tls: TLSConfiguration
+        /// The request's host's own TLS settings; `nil` for the session's.
+        let tls: TLSConfiguration?
         /// Every header line curl gets except a `Content-Type:` that depends on the body stream.
         let headerLines: [String]
         let hasContentType: Bool
 
-        init(request: HTTPRequest, configuration: SessionConfiguration) {
+        /// Reads the configuration in place (`shared.value`): a copy of it costs a retain and a release
+        /// of each of its many fields.
+        init(request: HTTPRequest, configuration shared: SharedConfiguration) {
             url = request.url
             urlString = request.url.absoluteString
             let scheme = request.url.scheme?.lowercased()
             overTLS = scheme == "https"
             isHTTP = scheme == "http" || overTLS
-            tls = configuration.tlsConfiguration(for: request.url)
-            var headers = configuration.defaultHeaders.merging(request.headers)
+            tls = shared.value.tlsByHost.isEmpty ? nil : shared.value.tlsConfiguration(for: request.url)
+            var headers = shared.value.defaultHeaders.merging(request.headers)
             // curl computes these from the body it sends.
             headers.remove("Content-Length")
             headers.remove("Transfer-Encoding")
             if let name = request.contentEncoding, request.body.isPresent,
-                let coding = configuration.registry.contentCoding(named: name), coding.canEncode,
+                let coding = shared.value.registry.contentCoding(named: name), coding.canEncode,
                 let field = try? HTTPHeader(name: "Content-Encoding", value: coding.name)
             {
                 headers.replace(with: field)
             }
-            if !headers.contains("Accept-Encoding"), let accept = configuration.registry.acceptEncoding,
+            if !headers.contains("Accept-Encoding"), let accept = shared.value.registry.acceptEncoding,
                 let field = try? HTTPHeader(name: "Accept-Encoding", value: accept)
             {
                 headers.add(field)
@@ -238,7 +245,7 @@ final class Transfer: @unchecked Sendable {
         let context = Unmanaged.passUnretained(self).toOpaque()
         sluice_easy_setopt_pointer(easy, CURLOPT_PRIVATE, context)
         sluice_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer)
-        if prepared.url != request.url { prepared = Prepared(request: request, configuration: configuration) }
+        if prepared.url != request.url { prepared = Prepared(request: request, configuration: sharedConfiguration) }
         sluice_easy_setopt_string(easy, CURLOPT_URL, prepared.urlString)
         sluice_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         sluice_easy_setopt_share(easy, share)
