@@ -94,7 +94,9 @@ public final class SessionTask: Sendable, Identifiable, CustomStringConvertible 
             return response
         }
     }
-    let mutable: Locked<Mutable>
+    /// The lock's storage held directly (one object fewer than a ``Locked``); it is what makes the
+    /// task `Sendable`, as ``Locked`` does.
+    nonisolated(unsafe) let mutable: LockedStorage<Mutable>
     let controller: any TaskController
 
     init(id: Int, kind: Kind, request: HTTPRequest, controller: any TaskController) {
@@ -102,7 +104,7 @@ public final class SessionTask: Sendable, Identifiable, CustomStringConvertible 
         self.kind = kind
         self.originalRequest = request
         self.controller = controller
-        self.mutable = Locked(Mutable(currentRequest: request))
+        self.mutable = LockedStorage.make(Mutable(currentRequest: request))
     }
 
     /// The request being sent now (after redirects).

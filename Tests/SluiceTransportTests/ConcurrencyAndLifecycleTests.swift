@@ -65,6 +65,57 @@ extension TransportSuites {
             #expect((error as? SluiceError)?.code == .cancelled)
         }
 
+        @Test("a call from a Swift task cancelled before it starts ends cancelled at once; its task never runs")
+        func cancelledBeforeTheCall() async throws {
+            let session = try Transport.session()
+            let request = try Transport.request(.httpbin, "/delay/5")
+            let created = Locked<SessionTask?>(nil)
+            let work = Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                return try await session.data(for: request) { task in created.withLock { $0 = task } }
+            }
+            let started = ContinuousClock.now
+            let result = await work.result
+            #expect(ContinuousClock.now - started < .seconds(2))
+            guard case .failure(let error) = result else {
+                Issue.record("the cancelled call succeeded")
+                return
+            }
+            #expect((error as? SluiceError)?.code == .cancelled)
+            let task = try #require(created.withLock { $0 })
+            #expect(task.state == .completed)
+            #expect(task.metrics == nil, "the transfer never started, so it has no metrics")
+            #expect(session.tasks.isEmpty)
+        }
+
+        @Test("500 calls each cancelled as it starts all end, cancelled or answered, and leave no task behind")
+        func cancelRacingTheStart() async throws {
+            let session = try Transport.session { $0.maximumConnectionsPerHost = 50 }
+            let request = try Transport.request(.http, "/status")
+            let (answered, cancelled) = await withTaskGroup(of: SluiceError.Code?.self) { group in
+                for index in 0..<500 {
+                    let work = Task { try await session.data(for: request).response.statusCode }
+                    // Cancels land before, during and after the call's hand-over to the engine.
+                    if index.isMultiple(of: 3) { await Task.yield() }
+                    work.cancel()
+                    group.addTask {
+                        switch await work.result {
+                        case .success: return nil
+                        case .failure(let error): return (error as? SluiceError)?.code ?? .transportFailed
+                        }
+                    }
+                }
+                var counts = (answered: 0, cancelled: 0)
+                for await code in group {
+                    if code == nil { counts.answered += 1 } else if code == .cancelled { counts.cancelled += 1 }
+                }
+                return counts
+            }
+            #expect(answered + cancelled == 500)
+            #expect(cancelled > 0)
+            #expect(session.tasks.isEmpty)
+        }
+
         @Test("progress reaches 1.0 for download and upload, with updates as it goes")
         func progress() async throws {
             let session = try Transport.session()

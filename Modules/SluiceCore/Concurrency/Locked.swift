@@ -32,11 +32,13 @@ public final class Locked<Value: Sendable>: @unchecked Sendable {
     }
 }
 
-/// The value (header) and the mutex (element) of a ``Locked``, in one heap block.
+/// The value (header) and the mutex (element) of a ``Locked``, in one heap block. The package's own
+/// per-request objects hold one directly, which saves the ``Locked`` object around it.
 @usableFromInline
-final class LockedStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> {
+package final class LockedStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> {
+    /// A new storage guarding `value`.
     @inlinable
-    static func make(_ value: Value) -> LockedStorage {
+    package static func make(_ value: Value) -> LockedStorage {
         let buffer = create(minimumCapacity: 1) { _ in value }
         let storage = unsafeDowncast(buffer, to: LockedStorage.self)
         storage.withUnsafeMutablePointerToElements { mutex in
@@ -53,8 +55,9 @@ final class LockedStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> {
         }
     }
 
+    /// Runs `body` with exclusive access to the value and returns what it returns.
     @inlinable @inline(__always)
-    func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
+    package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
         try withUnsafeMutablePointers { (value, mutex) throws(Failure) -> Result in
             pthread_mutex_lock(mutex)
             defer { pthread_mutex_unlock(mutex) }
