@@ -69,12 +69,4 @@ public struct SessionConfiguration: Sendable {
 
     /// The defaults.
     public static var `default`: SessionConfiguration { SessionConfiguration() }
-
-    /// The TLS settings for a request to `url`: its host's entry in ``tlsByHost``, else ``tls``.
-    func tlsConfiguration(for url: URL) -> TLSConfiguration {
-        guard !tlsByHost.isEmpty else { return tls }
-        let host = Transfer.hostName(url)
-        if let exact = tlsByHost[host] { return exact }
-        return tlsByHost.first { $0.key.lowercased() == host }?.value ?? tls
-    }
 }

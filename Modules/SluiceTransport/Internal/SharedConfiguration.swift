@@ -1,8 +1,33 @@
+import Foundation
+import SluiceCore
+
 /// A session's configuration, shared by reference among its transfers: a transfer then carries one
 /// pointer instead of its own copy of the whole value (which also kept each transfer object out of the
-/// allocator's fast size classes).
+/// allocator's fast size classes). Its TLS settings are turned into libcurl's terms here, once.
 final class SharedConfiguration: Sendable {
     let value: SessionConfiguration
+    /// The session's TLS settings as libcurl gets them.
+    let tls: CurlTLSOptions
+    /// The same for each host with settings of its own (``SessionConfiguration/tlsByHost``), by the
+    /// host lowercased.
+    private let tlsByHost: [String: CurlTLSOptions]
 
-    init(_ value: SessionConfiguration) { self.value = value }
+    init(_ value: SessionConfiguration) {
+        self.value = value
+        tls = CurlTLSOptions(value.tls)
+        var byHost: [String: CurlTLSOptions] = [:]
+        for (host, settings) in value.tlsByHost {
+            // Of two names differing only in case, the one written in lowercase wins.
+            let key = host.lowercased()
+            if host == key || byHost[key] == nil { byHost[key] = CurlTLSOptions(settings) }
+        }
+        tlsByHost = byHost
+    }
+
+    /// The TLS settings for a request to `url`: its host's own (``SessionConfiguration/tlsByHost``),
+    /// else the session's.
+    func tls(for url: URL) -> CurlTLSOptions {
+        guard !tlsByHost.isEmpty else { return tls }
+        return tlsByHost[Transfer.hostName(url)] ?? tls
+    }
 }

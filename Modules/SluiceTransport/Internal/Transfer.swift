@@ -108,11 +108,7 @@ final class Transfer: @unchecked Sendable {
     private var bytesSent: Int64 = 0
     private var bytesReceived: Int64 = 0
     /// The TLS settings of the current attempt (they depend on the request's host).
-    private var tls: TLSConfiguration {
-        _read {
-            if let own = prepared.tls { yield own } else { yield sharedConfiguration.value.tls }
-        }
-    }
+    private var tls: CurlTLSOptions { prepared.tls }
     /// What the current request's attempts need from Swift values, made before the engine sees the
     /// transfer (on the submitting thread) and again after each redirect.
     private var prepared: Prepared
@@ -172,8 +168,8 @@ final class Transfer: @unchecked Sendable {
         let overTLS: Bool
         /// Whether the scheme is `http` or `https`, the only protocols a transfer may use.
         let isHTTP: Bool
-        /// The request's host's own TLS settings; `nil` for the session's.
-        let tls: TLSConfiguration?
+        /// The TLS settings for the request's host.
+        let tls: CurlTLSOptions
         /// Every header line curl gets except a `Content-Type:` that depends on the body stream.
         let headerLines: [String]
         let hasContentType: Bool
@@ -186,7 +182,7 @@ final class Transfer: @unchecked Sendable {
             let scheme = request.url.scheme?.lowercased()
             overTLS = scheme == "https"
             isHTTP = scheme == "http" || overTLS
-            tls = shared.value.tlsByHost.isEmpty ? nil : shared.value.tlsConfiguration(for: request.url)
+            tls = shared.tls(for: request.url)
             var headers = shared.value.defaultHeaders.merging(request.headers)
             // curl computes these from the body it sends.
             headers.remove("Content-Length")
@@ -369,18 +365,17 @@ final class Transfer: @unchecked Sendable {
     private func configureTLS(_ easy: UnsafeMutableRawPointer, context: UnsafeMutableRawPointer) {
         // A connection is reused only by requests to the same host and port, and every request to a host
         // gets that host's settings, so an evaluator never meets a connection made under another's rules.
+        let tls = self.tls
         if !tls.verifiesPeer { sluice_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 0) }
         if !tls.verifiesHost { sluice_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 0) }
-        if let trustStore = SystemTrustStore.caBundle(
-            replacing: tls.trustedCertificatesPEM, adding: tls.additionalTrustedCertificatesPEM)
-        {
+        if let trustStore = tls.caBundle {
             trustStore.withUnsafeBytes { bytes in
                 _ = sluice_easy_setopt_blob(easy, CURLOPT_CAINFO_BLOB, UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count)
             }
         }
         // libcurl keeps consulting its default CA directory next to a CA blob: a replaced store must
         // not let the system's CAs back in.
-        if tls.trustedCertificatesPEM != nil { sluice_easy_setopt_string(easy, CURLOPT_CAPATH, nil) }
+        if tls.replacesSystemStore { sluice_easy_setopt_string(easy, CURLOPT_CAPATH, nil) }
         // Over https the transfer looks at the connection before the request goes out: the trust
         // evaluator decides, and a server asking for a client certificate that this request cannot
         // give is noted, so a connection it then drops reads as a refused client certificate.
@@ -393,8 +388,8 @@ final class Transfer: @unchecked Sendable {
         if !tls.allowsPartialChain {
             sluice_easy_setopt_long(easy, CURLOPT_SSL_OPTIONS, Int(CURLSSLOPT_NO_PARTIALCHAIN))
         }
-        if !tls.pinnedPublicKeys.isEmpty {
-            sluice_easy_setopt_string(easy, CURLOPT_PINNEDPUBLICKEY, tls.pinnedPublicKeys.joined(separator: ";"))
+        if let pins = tls.pinnedPublicKeys {
+            sluice_easy_setopt_string(easy, CURLOPT_PINNEDPUBLICKEY, pins)
         }
         if let identity = tls.clientIdentity {
             sluice_easy_setopt_string(easy, CURLOPT_SSLCERTTYPE, "PEM")
@@ -406,14 +401,7 @@ final class Transfer: @unchecked Sendable {
             }
             if let passphrase = identity.passphrase { sluice_easy_setopt_string(easy, CURLOPT_KEYPASSWD, passphrase) }
         }
-        let version: Int
-        switch tls.minimumVersion {
-        case .tls1_0: version = Int(CURL_SSLVERSION_TLSv1_0)
-        case .tls1_1: version = Int(CURL_SSLVERSION_TLSv1_1)
-        case .tls1_2: version = Int(CURL_SSLVERSION_TLSv1_2)
-        case .tls1_3: version = Int(CURL_SSLVERSION_TLSv1_3)
-        }
-        sluice_easy_setopt_long(easy, CURLOPT_SSLVERSION, version)
+        sluice_easy_setopt_long(easy, CURLOPT_SSLVERSION, tls.minimumVersion)
     }
 
     private static func milliseconds(_ seconds: TimeInterval) -> Int { max(1, Int((seconds * 1000).rounded(.up))) }
@@ -723,7 +711,7 @@ final class Transfer: @unchecked Sendable {
             for: code, message: detail, connected: isConnected,
             elapsed: seconds, resourceTimeout: configuration.resourceTimeout,
             trust: .init(
-                verifyResult: verifyResult, anchorsArePinned: tls.trustedCertificatesArePinned,
+                verifyResult: verifyResult, anchorsArePinned: tls.anchorsArePinned,
                 clientCertificateMissing: clientCertificateRequested && responseHead == nil && pendingStatus == 0))
         return attach(SluiceError(mapped.code, mapped.message + (detail.isEmpty ? "" : ": \(detail)"), library: library))
     }
