@@ -55,9 +55,7 @@ final class ProbeProcess: @unchecked Sendable {
         process.standardOutput = output
         process.standardError = errors
         let received = self.received
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty { handle.readabilityHandler = nil }
+        Self.drain(output.fileHandleForReading, name: "probe-stdout") { data in
             received.withLock { received in
                 received.partial += String(decoding: data, as: UTF8.self)
                 while let newline = received.partial.firstIndex(of: "\n") {
@@ -67,15 +65,29 @@ final class ProbeProcess: @unchecked Sendable {
             }
         }
         let errorText = self.errorText
-        errors.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty { handle.readabilityHandler = nil }
+        Self.drain(errors.fileHandleForReading, name: "probe-stderr") { data in
             errorText.withLock { $0 += String(decoding: data, as: UTF8.self) }
         }
         try process.run()
     }
 
     deinit { stop() }
+
+    /// Reads `handle` with blocking reads on a thread of its own until end of file, handing each chunk
+    /// to `consume`. Not `readabilityHandler`: that arms a libdispatch read source, and on Linux its
+    /// teardown races the descriptor's close, which can crash libdispatch's manager thread in
+    /// `_dispatch_event_loop_drain` (swift-corelibs-libdispatch issue 949) and the whole test run with it.
+    private static func drain(_ handle: FileHandle, name: String, _ consume: @escaping @Sendable (Data) -> Void) {
+        let thread = Thread {
+            while true {
+                let data = handle.availableData
+                if data.isEmpty { return }
+                consume(data)
+            }
+        }
+        thread.name = name
+        thread.start()
+    }
 
     /// Complete lines printed so far, without their newlines.
     var allLines: [String] { received.withLock { $0.lines } }
