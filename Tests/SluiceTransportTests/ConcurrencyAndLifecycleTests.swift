@@ -55,14 +55,21 @@ extension TransportSuites {
             let work = Task { try await session.data(for: request) }
             try await Task.sleep(for: .milliseconds(200))
             work.cancel()
+            await Self.expectCancelledWithin(.seconds(2), work)
+        }
+
+        /// Expects `work` to end within `limit` with ``SluiceError/Code/cancelled``.
+        private static func expectCancelledWithin(
+            _ limit: Duration, _ work: Task<DataResponse, any Error>, sourceLocation: SourceLocation = #_sourceLocation
+        ) async {
             let started = ContinuousClock.now
             let result = await work.result
-            #expect(ContinuousClock.now - started < .seconds(2))
+            #expect(ContinuousClock.now - started < limit, sourceLocation: sourceLocation)
             guard case .failure(let error) = result else {
-                Issue.record("the cancelled request succeeded")
+                Issue.record("the cancelled call succeeded", sourceLocation: sourceLocation)
                 return
             }
-            #expect((error as? SluiceError)?.code == .cancelled)
+            #expect((error as? SluiceError)?.code == .cancelled, sourceLocation: sourceLocation)
         }
 
         @Test("a call from a Swift task cancelled before it starts ends cancelled at once; its task never runs")
@@ -74,14 +81,7 @@ extension TransportSuites {
                 withUnsafeCurrentTask { $0?.cancel() }
                 return try await session.data(for: request) { task in created.withLock { $0 = task } }
             }
-            let started = ContinuousClock.now
-            let result = await work.result
-            #expect(ContinuousClock.now - started < .seconds(2))
-            guard case .failure(let error) = result else {
-                Issue.record("the cancelled call succeeded")
-                return
-            }
-            #expect((error as? SluiceError)?.code == .cancelled)
+            await Self.expectCancelledWithin(.seconds(2), work)
             let task = try #require(created.withLock { $0 })
             #expect(task.state == .completed)
             #expect(task.metrics == nil, "the transfer never started, so it has no metrics")
