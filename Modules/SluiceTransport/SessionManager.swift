@@ -91,9 +91,7 @@ public final class SessionManager: Sendable, TaskController {
     public func data(
         for request: HTTPRequest, didCreateTask: (@Sendable (SessionTask) -> Void)? = nil
     ) async throws(SluiceError) -> DataResponse {
-        let sink = MemorySink()
-        let completed = try await run(makeTask(kind: .data, request: request, sink: sink), didCreateTask).get()
-        return DataResponse(data: sink.data, response: completed.response, request: completed.request, metrics: completed.metrics)
+        try await runData(kind: .data, request: request, didCreateTask)
     }
 
     /// Sends `request` with `body` (bytes, a file, or a stream pulled as it is sent) and collects the
@@ -107,9 +105,7 @@ public final class SessionManager: Sendable, TaskController {
     ) async throws(SluiceError) -> DataResponse {
         var request = request
         request.body = body
-        let sink = MemorySink()
-        let completed = try await run(makeTask(kind: .upload, request: request, sink: sink), didCreateTask).get()
-        return DataResponse(data: sink.data, response: completed.response, request: completed.request, metrics: completed.metrics)
+        return try await runData(kind: .upload, request: request, didCreateTask)
     }
 
     /// Downloads the body to a temporary file as it arrives, then moves it to where `destination`
@@ -120,9 +116,7 @@ public final class SessionManager: Sendable, TaskController {
     public func download(for request: HTTPRequest, to destination: @escaping DownloadDestination)
         async throws(SluiceError) -> DownloadResponse
     {
-        let sink = Self.downloadSink(resuming: nil)
-        let ended = await run(makeTask(kind: .download, request: request, sink: sink))
-        return try Self.deliver(download: sink, to: destination, ended).get()
+        try await runDownload(request: request, resuming: nil, to: destination)
     }
 
     /// Continues a download from its resume data with a `Range` request; a server that ignores the
@@ -135,9 +129,7 @@ public final class SessionManager: Sendable, TaskController {
         var request = HTTPRequest(url: resumeData.url)
         request.headers = (try? HTTPHeaders(validating: resumeData.headers)) ?? HTTPHeaders()
         if let validator = resumeData.validator { try? request.headers.set(name: "If-Range", value: validator) }
-        let sink = Self.downloadSink(resuming: resumeData)
-        let ended = await run(makeTask(kind: .download, request: request, sink: sink))
-        return try Self.deliver(download: sink, to: destination, ended).get()
+        return try await runDownload(request: request, resuming: resumeData, to: destination)
     }
 
     /// Starts `request` and returns when the response head has arrived, with the body as a stream of
@@ -286,7 +278,7 @@ public final class SessionManager: Sendable, TaskController {
         let queue = configuration.completionQueue
         let sink = MemorySink()
         return makeTask(kind: kind, request: request, sink: sink) { result in
-            let response = result.map { DataResponse(data: sink.data, response: $0.response, request: $0.request, metrics: $0.metrics) }
+            let response = result.map { DataResponse(data: sink.data, $0) }
             queue.async { completion(response) }
         }.task
     }
@@ -441,6 +433,25 @@ public final class SessionManager: Sendable, TaskController {
         }
     }
 
+    /// A data or upload task of the async API, run to completion, with its body collected in memory.
+    private func runData(
+        kind: SessionTask.Kind, request: HTTPRequest, _ didCreateTask: (@Sendable (SessionTask) -> Void)?
+    ) async throws(SluiceError) -> DataResponse {
+        let sink = MemorySink()
+        // The body is read once the task completed.
+        let completed = try await run(makeTask(kind: kind, request: request, sink: sink), didCreateTask).get()
+        return DataResponse(data: sink.data, completed)
+    }
+
+    /// A download of the async API, run to completion and moved where `destination` says.
+    private func runDownload(
+        request: HTTPRequest, resuming resumeData: ResumeData?, to destination: DownloadDestination
+    ) async throws(SluiceError) -> DownloadResponse {
+        let sink = Self.downloadSink(resuming: resumeData)
+        let ended = await run(makeTask(kind: .download, request: request, sink: sink))
+        return try Self.deliver(download: sink, to: destination, ended).get()
+    }
+
     /// Runs an awaited transfer's task to completion for the async API, cancelling it when the calling
     /// task is cancelled.
     ///
@@ -474,4 +485,11 @@ private struct Completed {
     let request: HTTPRequest
     let response: HTTPResponse
     let metrics: TaskMetrics
+}
+
+extension DataResponse {
+    /// A completed task's response with the body it collected.
+    fileprivate init(data: Data, _ completed: Completed) {
+        self.init(data: data, response: completed.response, request: completed.request, metrics: completed.metrics)
+    }
 }

@@ -5,8 +5,8 @@ import SluiceCore
 /// The CA bundle a transfer hands libcurl as `CURLOPT_CAINFO_BLOB`.
 ///
 /// libcurl ignores its default CA file once a blob is set, so certificates *added* to the system store
-/// travel in one blob with the system bundle (read once per process). The last bundle built is kept,
-/// since a session sends the same settings with every request.
+/// travel in one blob with the system bundle (read once per process). A session builds its blob once,
+/// when it turns its TLS settings into libcurl's terms (``CurlTLSOptions``).
 enum SystemTrustStore {
     /// libcurl's default CA bundle file (`/etc/ssl/certs/ca-certificates.crt` on Debian), or `nil`
     /// when libcurl names none or it cannot be read.
@@ -16,18 +16,13 @@ enum SystemTrustStore {
         return FileManager.default.contents(atPath: String(cString: path))
     }()
 
-    private static let lastCombined = Locked<(base: Data?, added: Data, bundle: Data)?>(nil)
-
     /// The blob for a configuration: `replacing` (or the system bundle) followed by `adding`; `nil`
     /// when neither is set, so libcurl uses its defaults.
     static func caBundle(replacing: Data?, adding: Data?) -> Data? {
         guard let adding else { return replacing }
-        let base = replacing ?? systemBundle
-        if let cached = lastCombined.withLock({ $0 }), cached.base == base, cached.added == adding { return cached.bundle }
-        var bundle = base ?? Data()
+        var bundle = replacing ?? systemBundle ?? Data()
         if let last = bundle.last, last != UInt8(ascii: "\n") { bundle.append(UInt8(ascii: "\n")) }
         bundle.append(adding)
-        lastCombined.withLock { $0 = (base, adding, bundle) }
         return bundle
     }
 }
