@@ -74,6 +74,33 @@ extension TransportSuites {
             #expect((empty["cookies"] as? [String: String])?.isEmpty == true)
         }
 
+        @Test("cookies stay right as pooled handles pass between requests that handle cookies and requests that do not")
+        func cookiesOnReusedHandles() async throws {
+            let session = try Transport.session()
+            _ = try await session.data(for: Transport.request(.httpbin, "/cookies/set?flavour=oatmeal"))
+            // Mixed rounds: each handle serves requests of both kinds, one after another.
+            for round in 0..<3 {
+                let cookies = try await withThrowingTaskGroup(of: (Bool, [String: String]).self) { group in
+                    for index in 0..<24 {
+                        group.addTask {
+                            var request = try Transport.request(.httpbin, "/cookies")
+                            request.shouldHandleCookies = index % 3 != 0
+                            let echoed = try Transport.json(try await session.data(for: request).data)
+                            return (request.shouldHandleCookies, echoed["cookies"] as? [String: String] ?? [:])
+                        }
+                    }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+                for (handles, received) in cookies {
+                    #expect(received == (handles ? ["flavour": "oatmeal"] : [:]), "round \(round)")
+                }
+            }
+            // A cookie set on a handle that served cookies before is stored too.
+            _ = try await session.data(for: Transport.request(.httpbin, "/cookies/set?topping=raisin"))
+            let both = try Transport.json(try await session.data(for: Transport.request(.httpbin, "/cookies")).data)
+            #expect(both["cookies"] as? [String: String] == ["flavour": "oatmeal", "topping": "raisin"])
+        }
+
         @Test("HTTP/2 multiplexes concurrent requests over one connection")
         func multiplexing() async throws {
             let session = try Transport.session { $0.maximumConnectionsPerHost = 1 }

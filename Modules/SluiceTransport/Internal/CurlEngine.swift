@@ -33,6 +33,12 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
     // Engine thread only.
     private var active: [UnsafeMutableRawPointer: Transfer] = [:]
     private var pool: [UnsafeMutableRawPointer] = []
+    /// Pooled handles whose cookie engine is on: each once loaded the (empty) cookie file that turns it
+    /// on, which `curl_easy_reset` leaves on. A transfer that handles cookies takes one of these and
+    /// only attaches the cookie share; setting `CURLOPT_COOKIEFILE` again for every transfer cost a
+    /// cookie-engine start per request and, in libcurl 7.88, leaked the file-name list at each reset.
+    /// Any other transfer may use one too: without the cookie share, the handle has no cookie store.
+    private var cookiePool: [UnsafeMutableRawPointer] = []
     /// Transfers paused by a self-pacing body stream, resumed when their time comes.
     private var paced: [Transfer] = []
     private var stopping: Bool?  // nil: running; true: cancel everything; false: drain
@@ -120,8 +126,9 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
             }
             resumePacedTransfers()
         }
-        for easy in pool { curl_easy_cleanup(easy) }
+        for easy in pool + cookiePool { curl_easy_cleanup(easy) }
         pool.removeAll()
+        cookiePool.removeAll()
         curl_multi_cleanup(multi)
         curl_share_cleanup(share)
         curl_share_cleanup(cookieShare)
@@ -210,15 +217,28 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
     }
 
     private func attach(_ transfer: Transfer) {
-        let easy = pool.popLast() ?? curl_easy_init()
+        let handlesCookies = transfer.handlesCookies
+        var cookieEngineOn = false
+        var easy: UnsafeMutableRawPointer?
+        if handlesCookies, let pooled = cookiePool.popLast() {
+            (easy, cookieEngineOn) = (pooled, true)
+        } else if let pooled = pool.popLast() {
+            easy = pooled
+        } else if let pooled = cookiePool.popLast() {
+            (easy, cookieEngineOn) = (pooled, true)
+        } else {
+            easy = curl_easy_init()
+        }
         guard let easy else {
             transfer.end(.failure(SluiceError(.transportFailed, "curl_easy_init failed", request: transfer.task.currentRequest)))
             return
         }
+        transfer.easyHasCookieEngine = cookieEngineOn
+        transfer.startsCookieEngine = handlesCookies && !cookieEngineOn
         do {
-            try transfer.configure(easy, share: transfer.handlesCookies ? cookieShare : share)
+            try transfer.configure(easy, share: handlesCookies ? cookieShare : share)
         } catch {
-            recycle(easy)
+            recycle(easy, cookieEngineOn: transfer.easyHasCookieEngine)
             transfer.easy = nil
             transfer.end(.failure(transfer.attach(error)))
             return
@@ -228,7 +248,7 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
         let code = curl_multi_add_handle(multi, easy)
         if code != CURLM_OK {
             active[easy] = nil
-            recycle(easy)
+            recycle(easy, cookieEngineOn: transfer.easyHasCookieEngine)
             transfer.end(.failure(SluiceError(
                 .transportFailed, "curl_multi_add_handle failed",
                 library: LibraryDiagnostic(library: "libcurl", code: Int(code.rawValue), message: String(cString: curl_multi_strerror(code))))))
@@ -238,11 +258,13 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
     private func finish(_ easy: UnsafeMutableRawPointer, code: CURLcode) {
         guard let transfer = active[easy] else { return }
         curl_multi_remove_handle(multi, easy)
+        // curl loads the cookie file, turning the engine on, as it starts a transfer; one it ended
+        // has started. (A transfer cancelled before may not have: its handle keeps its old state.)
+        if transfer.startsCookieEngine { transfer.easyHasCookieEngine = true }
         switch transfer.finish(code: code) {
         case .redirect:
             active[easy] = nil
-            curl_easy_reset(easy)
-            pool.append(easy)
+            recycle(easy, cookieEngineOn: transfer.easyHasCookieEngine)
             attach(transfer)
         case .complete(let result):
             complete(transfer, easy: easy, result: result)
@@ -252,7 +274,7 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
     private func complete(_ transfer: Transfer, easy: UnsafeMutableRawPointer, result: Transfer.Ending) {
         active[easy] = nil
         transfer.easy = nil
-        recycle(easy)
+        recycle(easy, cookieEngineOn: transfer.easyHasCookieEngine)
         ended.append((transfer, result))
     }
 
@@ -303,9 +325,15 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
         }
     }
 
-    private func recycle(_ easy: UnsafeMutableRawPointer) {
+    /// Resets a handle and pools it (up to 256 of each kind), or frees it.
+    private func recycle(_ easy: UnsafeMutableRawPointer, cookieEngineOn: Bool) {
         curl_easy_reset(easy)
-        if pool.count < 256 { pool.append(easy) } else { curl_easy_cleanup(easy) }
+        if cookieEngineOn {
+            if cookiePool.count < 256 { return cookiePool.append(easy) }
+        } else if pool.count < 256 {
+            return pool.append(easy)
+        }
+        curl_easy_cleanup(easy)
     }
 
     private func cancelAll() {

@@ -58,6 +58,10 @@ final class Transfer: @unchecked Sendable {
     // Engine thread only (until the transfer ended, for `request`).
     private(set) var request: HTTPRequest
     var easy: UnsafeMutableRawPointer?
+    /// Whether the cookie engine of ``easy`` is on (see ``CurlEngine``'s handle pools).
+    var easyHasCookieEngine = false
+    /// Whether this attempt turns the cookie engine of ``easy`` on (`CURLOPT_COOKIEFILE`).
+    var startsCookieEngine = false
     var isPausedByStream = false
     var isSuspended = false
     /// When a self-pacing body stream (a throttled upload) may be read again; the engine resumes the
@@ -65,7 +69,12 @@ final class Transfer: @unchecked Sendable {
     var pacedUntil: ContinuousClock.Instant?
     /// The engine running this transfer (set at attach; the engine outlives its transfers' callbacks).
     unowned(unsafe) var engine: CurlEngine?
+    /// curl's list of the request's header lines. Made with the transfer, on the thread that starts the
+    /// task, like the transfer's other buffers: the thread that drops the transfer frees them, and memory
+    /// the engine thread allocated would make that thread take the engine's allocator lock.
     private var headerList: UnsafeMutablePointer<curl_slist>?
+    /// Whether ``headerList`` begins with `Content-Type:`, which keeps curl from adding its own.
+    private var headerListRemovesContentType = false
     private var bodyStream: (any BodyStream)?
     /// The coding the body is encoded with while it is sent (``HTTPRequest/contentEncoding``).
     private var bodyCoding: String?
@@ -112,6 +121,8 @@ final class Transfer: @unchecked Sendable {
     /// What the current request's attempts need from Swift values, made before the engine sees the
     /// transfer (on the submitting thread) and again after each redirect.
     private var prepared: Prepared
+    /// Whether ``request`` was replaced (a followed redirect) since ``prepared`` was made.
+    private var requestChanged = false
 
     /// A transfer for `request`. Without a `completion`, a caller of the async API awaits it with
     /// ``wait(_:)``.
@@ -129,6 +140,8 @@ final class Transfer: @unchecked Sendable {
         self.prepared = Prepared(request: request, configuration: configuration)
         // The head's buffer is made here, on the thread that starts the task, not by the engine.
         pendingFieldLines.reserveCapacity(512)
+        metrics.transactions.reserveCapacity(1)
+        headerList = Self.makeHeaderList(prepared.headerLines, removingContentType: false)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }
 
@@ -221,7 +234,8 @@ final class Transfer: @unchecked Sendable {
     /// Whether this request sends and stores cookies.
     var handlesCookies: Bool { configuration.handlesCookies && request.shouldHandleCookies }
 
-    /// Configures a reset easy handle for the current request.
+    /// Configures a reset easy handle for the current request, turning its cookie engine on when
+    /// ``startsCookieEngine`` (the engine stays on through resets; the share decides the cookie store).
     func configure(_ easy: UnsafeMutableRawPointer, share: UnsafeMutableRawPointer) throws(SluiceError) {
         self.easy = easy
         attemptStarted = .now
@@ -241,7 +255,12 @@ final class Transfer: @unchecked Sendable {
         let context = Unmanaged.passUnretained(self).toOpaque()
         sluice_easy_setopt_pointer(easy, CURLOPT_PRIVATE, context)
         sluice_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer)
-        if prepared.url != request.url { prepared = Prepared(request: request, configuration: sharedConfiguration) }
+        if requestChanged {
+            requestChanged = false
+            prepared = Prepared(request: request, configuration: sharedConfiguration)
+            if let headerList { curl_slist_free_all(headerList) }
+            headerList = nil
+        }
         sluice_easy_setopt_string(easy, CURLOPT_URL, prepared.urlString)
         sluice_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         sluice_easy_setopt_share(easy, share)
@@ -296,7 +315,7 @@ final class Transfer: @unchecked Sendable {
         if let proxy = configuration.proxyURL {
             sluice_easy_setopt_string(easy, CURLOPT_PROXY, proxy.absoluteString)
         }
-        if handlesCookies { sluice_easy_setopt_string(easy, CURLOPT_COOKIEFILE, "") }
+        if startsCookieEngine { sluice_easy_setopt_string(easy, CURLOPT_COOKIEFILE, "") }
         if task.kind == .download || task.kind == .stream {
             sluice_easy_setopt_long(easy, CURLOPT_BUFFERSIZE, 512 * 1024)
         }
@@ -353,13 +372,22 @@ final class Transfer: @unchecked Sendable {
     }
 
     private func configureHeaders(_ easy: UnsafeMutableRawPointer) {
-        if let headerList { curl_slist_free_all(headerList) }
-        headerList = nil
-        if declaredBodyLength == nil, bodyStream != nil, !prepared.hasContentType {
-            headerList = curl_slist_append(headerList, "Content-Type:")
+        // A streamed body of unknown length without a Content-Type would get curl's form type.
+        let removesContentType = declaredBodyLength == nil && bodyStream != nil && !prepared.hasContentType
+        if headerList == nil || removesContentType != headerListRemovesContentType {
+            if let headerList { curl_slist_free_all(headerList) }
+            headerList = Self.makeHeaderList(prepared.headerLines, removingContentType: removesContentType)
+            headerListRemovesContentType = removesContentType
         }
-        for line in prepared.headerLines { headerList = curl_slist_append(headerList, line) }
         if let headerList { sluice_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList) }
+    }
+
+    /// curl's list of `lines`, after a `Content-Type:` line when `removingContentType`.
+    private static func makeHeaderList(_ lines: [String], removingContentType: Bool) -> UnsafeMutablePointer<curl_slist>? {
+        var list: UnsafeMutablePointer<curl_slist>?
+        if removingContentType { list = curl_slist_append(list, "Content-Type:") }
+        for line in lines { list = curl_slist_append(list, line) }
+        return list
     }
 
     private func configureTLS(_ easy: UnsafeMutableRawPointer, context: UnsafeMutableRawPointer) {
@@ -647,6 +675,7 @@ final class Transfer: @unchecked Sendable {
                 if let next = try redirectRequest(after: head.makeResponse()) {
                     redirectCount += 1
                     request = next
+                    requestChanged = true
                     task.mutable.withLock { $0.currentRequest = next }
                     return .redirect(next)
                 }
