@@ -1,5 +1,6 @@
 import Foundation
 import SluiceCore
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -29,7 +30,10 @@ public final class SessionManager: Sendable, TaskController {
 
     private let engine: CurlEngine
     private let sharedConfiguration: SharedConfiguration
-    private let state = Locked<(nextID: Int, transfers: [Int: Transfer], invalidated: Bool)>((1, [:], false))
+    /// The session's tasks that have not completed, by id, and whether the session was invalidated.
+    private let state = Locked<(transfers: [Int: Transfer], invalidated: Bool)>(([:], false))
+    /// The next task's id.
+    private let nextTaskID = Atomic<Int>(1)
 
     /// Creates a session.
     ///
@@ -214,7 +218,7 @@ public final class SessionManager: Sendable, TaskController {
     /// Returns `nil` for other tasks, or when the response had not started.
     public func cancel(_ task: SessionTask, producingResumeData: Bool) -> ResumeData? {
         guard producingResumeData, task.kind == .download,
-            let transfer = state.withLock({ $0.transfers[task.id] }), let sink = transfer.sink as? FileSink
+            let transfer = task.mutable.withLock({ $0.transfer }), let sink = transfer.sink as? FileSink
         else {
             task.cancel()
             return nil
@@ -231,13 +235,13 @@ public final class SessionManager: Sendable, TaskController {
     // MARK: Task controller
 
     func resume(_ task: SessionTask) {
-        let start = task.mutable.withLock { state -> Bool? in
-            guard state.state == .suspended else { return nil }
+        let resumed = task.mutable.withLock { state -> (start: Bool, Transfer)? in
+            guard state.state == .suspended, let transfer = state.transfer else { return nil }
             state.state = .running
             defer { state.startRequested = true }
-            return !state.startRequested
+            return (!state.startRequested, transfer)
         }
-        guard let start, let transfer = state.withLock({ $0.transfers[task.id] }) else { return }
+        guard let (start, transfer) = resumed else { return }
         if !engine.submit(start ? .start(transfer) : .resume(transfer)) {
             transfer.end(.failure(SluiceError(.sessionInvalidated, "the session was invalidated", request: task.currentRequest)))
             return
@@ -246,23 +250,23 @@ public final class SessionManager: Sendable, TaskController {
     }
 
     func suspend(_ task: SessionTask) {
-        let suspended = task.mutable.withLock { state -> Bool in
-            guard state.state == .running else { return false }
+        let suspended = task.mutable.withLock { state -> Transfer? in
+            guard state.state == .running, let transfer = state.transfer else { return nil }
             state.state = .suspended
-            return true
+            return transfer
         }
-        guard suspended, let transfer = state.withLock({ $0.transfers[task.id] }) else { return }
+        guard let transfer = suspended else { return }
         engine.submit(.suspend(transfer))
         notify(.sluiceTaskDidSuspend, task) { $0.taskDidSuspend(task) }
     }
 
     func cancel(_ task: SessionTask) {
-        let started = task.mutable.withLock { state -> Bool? in
-            guard state.state != .completed, state.state != .canceling else { return nil }
+        let cancelled = task.mutable.withLock { state -> (started: Bool, Transfer)? in
+            guard state.state != .completed, state.state != .canceling, let transfer = state.transfer else { return nil }
             state.state = .canceling
-            return state.startRequested
+            return (state.startRequested, transfer)
         }
-        guard let started, let transfer = state.withLock({ $0.transfers[task.id] }) else { return }
+        guard let (started, transfer) = cancelled else { return }
         let error = SluiceError(.cancelled, "the task was cancelled", request: task.currentRequest)
         if started && engine.submit(.cancel(transfer, error)) { return }
         transfer.end(.failure(error))
@@ -355,10 +359,7 @@ public final class SessionManager: Sendable, TaskController {
         kind: SessionTask.Kind, request: HTTPRequest, sink: any ResponseSink,
         completion: (@Sendable (Result<Completed, SluiceError>) -> Void)? = nil
     ) -> Transfer {
-        let (id, invalidated) = state.withLock { state -> (Int, Bool) in
-            defer { state.nextID += 1 }
-            return (state.nextID, state.invalidated)
-        }
+        let id = nextTaskID.wrappingAdd(1, ordering: .relaxed).oldValue
         let task = SessionTask(id: id, kind: kind, request: request, controller: self)
         var ended: (@Sendable (Transfer, Transfer.Ending) -> Void)?
         if let completion {
@@ -369,10 +370,13 @@ public final class SessionManager: Sendable, TaskController {
             }
         }
         let transfer = Transfer(task: task, request: request, configuration: sharedConfiguration, sink: sink, completion: ended)
+        task.mutable.withLock { $0.transfer = transfer }
+        let invalidated = state.withLock { state -> Bool in
+            if !state.invalidated { state.transfers[id] = transfer }
+            return state.invalidated
+        }
         if invalidated {
             transfer.end(.failure(SluiceError(.sessionInvalidated, "the session was invalidated", request: request)))
-        } else {
-            state.withLock { $0.transfers[id] = transfer }
         }
         return transfer
     }
@@ -394,6 +398,7 @@ public final class SessionManager: Sendable, TaskController {
         let continuations = task.mutable.withLock { state -> [AsyncStream<TransferProgress>.Continuation]? in
             guard state.state != .completed else { return nil }
             state.state = .completed
+            state.transfer = nil
             state.error = error
             if let metrics { state.metrics = metrics }
             if error == nil { response = state.madeResponse() }

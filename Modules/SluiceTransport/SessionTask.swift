@@ -87,6 +87,8 @@ public final class SessionTask: Sendable, Identifiable, CustomStringConvertible 
         var progress = ProgressState()
         var progressContinuations: [UUID: AsyncStream<TransferProgress>.Continuation] = [:]
         var startRequested = false
+        /// The task's transfer until the task completes (the two refer to each other until then).
+        var transfer: Transfer?
 
         /// The response, made from the head at the first call.
         mutating func madeResponse() -> HTTPResponse? {

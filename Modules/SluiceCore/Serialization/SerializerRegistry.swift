@@ -18,7 +18,20 @@
 /// under it. All methods are safe to call from many threads at once.
 public final class SerializerRegistry: Sendable {
     private struct State {
-        var plugins: [any SerializerPlugin] = []
+        var plugins: [any SerializerPlugin] = [] {
+            didSet { acceptEncoding = Self.acceptEncoding(of: plugins) }
+        }
+        /// ``SerializerRegistry/acceptEncoding``, made when the plugins change (a session reads it for
+        /// every request).
+        private(set) var acceptEncoding: String?
+
+        static func acceptEncoding(of plugins: [any SerializerPlugin]) -> String? {
+            var names: [String] = []
+            for coding in plugins.flatMap(\.contentCodings) where coding.name != "identity" && !names.contains(coding.name) {
+                names.append(coding.name)
+            }
+            return names.isEmpty ? nil : names.joined(separator: ", ")
+        }
     }
     private let state = Locked(State())
 
@@ -118,13 +131,7 @@ public final class SerializerRegistry: Sendable {
 
     /// The names of the decodable content codings, without `identity`, in registration order and
     /// without repeats: the value for `Accept-Encoding` (`gzip, deflate`), or `nil` when there is none.
-    public var acceptEncoding: String? {
-        var names: [String] = []
-        for coding in plugins.flatMap(\.contentCodings) where coding.name != "identity" && !names.contains(coding.name) {
-            names.append(coding.name)
-        }
-        return names.isEmpty ? nil : names.joined(separator: ", ")
-    }
+    public var acceptEncoding: String? { state.withLock { $0.acceptEncoding } }
 
     /// A description of each plugin: name, version, media types and codings.
     public var listing: [PluginSummary] {
