@@ -141,6 +141,8 @@ public final class SessionManager: Sendable, TaskController {
     ///
     /// - Throws: As ``data(for:)`` for failures before the head arrives; later failures end the stream.
     public func bytes(for request: HTTPRequest) async throws(SluiceError) -> (ByteStream, HTTPResponse) {
+        // The stream's buffer reaches the transfer through this box while the transfer runs; the transfer
+        // holds the buffer (through its sink), so the box is emptied when the task completes.
         let transferBox = Locked<Transfer?>(nil)
         let buffer = StreamBuffer(
             limit: configuration.streamBufferLimit,
@@ -160,6 +162,7 @@ public final class SessionManager: Sendable, TaskController {
         }
         let sink = StreamSink(buffer: buffer) { response in deliver(.success(response)) }
         let transfer = makeTask(kind: .stream, request: request, sink: sink) { result in
+            transferBox.withLock { $0 = nil }
             switch result {
             case .success: buffer.finish(nil)
             case .failure(let error):

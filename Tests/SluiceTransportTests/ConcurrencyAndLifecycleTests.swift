@@ -307,7 +307,22 @@ extension TransportSuites {
                 track(task)
                 task.resume()
             }
-            #expect(tracked.withLock { $0.count } == 6)
+            // Streamed bodies (the task is running once the head is back): one read to its end, one dropped
+            // before its end.
+            let drip = try Transport.request(.httpbin, "/drip?duration=1&numbytes=4&delay=0")
+            do {
+                let (stream, _) = try await session.bytes(for: drip)
+                try #require(session.tasks.count == 1)
+                track(session.tasks[0])
+                for try await _ in stream {}
+            }
+            do {
+                let (stream, _) = try await session.bytes(for: drip)
+                try #require(session.tasks.count == 1)
+                track(session.tasks[0])
+                _ = stream
+            }
+            #expect(tracked.withLock { $0.count } == 8)
             for _ in 0..<100 where tracked.withLock({ $0.contains { $0.task != nil } }) { try await Task.sleep(for: .milliseconds(20)) }
             #expect(tracked.withLock { $0.allSatisfy { $0.task == nil } }, "a finished task is still referenced")
         }
