@@ -307,6 +307,15 @@ extension TransportSuites {
                 track(task)
                 task.resume()
             }
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                let target = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-freed-\(UUID().uuidString)")
+                let task = session.downloadTask(with: ok, to: { _, _ in target }) { result in
+                    if case .success(let download) = result { try? FileManager.default.removeItem(at: download.fileURL) }
+                    done.resume()
+                }
+                track(task)
+                task.resume()
+            }
             // Streamed bodies (the task is running once the head is back): one read to its end, one dropped
             // before its end.
             let drip = try Transport.request(.httpbin, "/drip?duration=1&numbytes=4&delay=0")
@@ -322,7 +331,7 @@ extension TransportSuites {
                 track(session.tasks[0])
                 _ = stream
             }
-            #expect(tracked.withLock { $0.count } == 8)
+            #expect(tracked.withLock { $0.count } == 9)
             for _ in 0..<100 where tracked.withLock({ $0.contains { $0.task != nil } }) { try await Task.sleep(for: .milliseconds(20)) }
             #expect(tracked.withLock { $0.allSatisfy { $0.task == nil } }, "a finished task is still referenced")
         }
