@@ -73,11 +73,19 @@ public final class SessionManager: Sendable, TaskController {
     /// The kernel id of this session's engine thread once it has started, else 0.
     var engineThreadID: Int32 { engine.threadID.withLock { $0 } }
 
-    /// Stops taking tasks. With `cancelingTasks`, running tasks end with ``SluiceError/Code/cancelled``;
-    /// otherwise they finish first. New tasks fail with ``SluiceError/Code/sessionInvalidated``.
+    /// Stops taking tasks. With `cancelingTasks`, every task not yet completed — running, or created and
+    /// never resumed — ends with ``SluiceError/Code/cancelled``; otherwise running tasks finish first.
+    /// New tasks, and tasks resumed afterwards, fail with ``SluiceError/Code/sessionInvalidated``.
     public func invalidate(cancelingTasks: Bool) {
-        state.withLock { $0.invalidated = true }
+        let registered = state.withLock { state -> [Transfer] in
+            state.invalidated = true
+            return cancelingTasks ? Array(state.transfers.values) : []
+        }
         engine.submit(.stop(cancelling: cancelingTasks))
+        // The engine cancels the running ones; a task never resumed ends here (and lets go of the session).
+        for transfer in registered where !transfer.task.mutable.withLock({ $0.startRequested }) {
+            transfer.task.cancel()
+        }
     }
 
     /// The tasks that have not completed.

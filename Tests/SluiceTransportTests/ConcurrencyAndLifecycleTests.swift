@@ -221,6 +221,27 @@ extension TransportSuites {
             #expect(error?.code == .sessionInvalidated)
         }
 
+        @Test("invalidating with cancelingTasks also ends tasks never resumed, which are then freed")
+        func invalidateCancelsUnresumedTasks() async throws {
+            let session = try Transport.session()
+            let ended = Locked<[SluiceError.Code?]>([])
+            let tracked: WeakTask
+            do {
+                let task = session.dataTask(with: try Transport.request(.http, "/status")) { result in
+                    guard case .failure(let error) = result else { return ended.withLock { $0.append(nil) } }
+                    ended.withLock { $0.append(error.code) }
+                }
+                tracked = WeakTask(task)
+                #expect(session.tasks.map(\.id) == [task.id])
+            }
+            session.invalidate(cancelingTasks: true)
+            for _ in 0..<100 where ended.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(ended.withLock { $0 } == [.cancelled])
+            #expect(session.tasks.isEmpty)
+            for _ in 0..<100 where tracked.task != nil { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(tracked.task == nil, "the task is still referenced")
+        }
+
         @Test("a cancelled download produces resume data; resuming fetches only the rest")
         func resumeDownload() async throws {
             let session = try Transport.session()
