@@ -488,6 +488,7 @@ public final class SessionManager: Sendable, TaskController {
         } onCancel: {
             task.cancel()
         }
+        transfer.ended()
         // Only this code completes an awaited task: whichever path ended the transfer resumed it once.
         guard let completed = Self.complete(transfer, with: ended, session: self) else {
             preconditionFailure("an awaited task is completed by its caller alone")

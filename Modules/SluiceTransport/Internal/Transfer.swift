@@ -38,7 +38,10 @@ final class Transfer: @unchecked Sendable {
     private var earlyResult: EarlyResult?
     /// Where an awaited transfer's end stands: ``Handoff``'s values.
     private let handoff = Atomic<UInt8>(Handoff.none)
-    /// Whether ``end(_:)`` has taken the awaited transfer's one result.
+    /// Whether ``end(_:)`` has taken the awaited transfer's one result. Taking it releases everything the
+    /// ending thread wrote to the transfer, and ``ended()`` acquires it: the caller reads the final request,
+    /// head and metrics by this ordering of its own, not only by the continuation's (which ThreadSanitizer
+    /// cannot see when the result arrives before the caller has finished suspending).
     private let endClaimed = Atomic<Bool>(false)
 
     private enum Handoff {
@@ -154,7 +157,7 @@ final class Transfer: @unchecked Sendable {
     /// other transfer runs ``completion`` here.
     func end(_ result: Ending) {
         if let completion { return completion(self, result) }
-        guard !endClaimed.exchange(true, ordering: .relaxed) else { return }
+        guard !endClaimed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         if handoff.load(ordering: .acquiring) == Handoff.awaiting { return awaiter!.resume(returning: result) }
         earlyResult = EarlyResult(result)
         let (published, _) = handoff.compareExchange(
@@ -162,6 +165,9 @@ final class Transfer: @unchecked Sendable {
         // The caller began to wait meanwhile.
         if !published { awaiter!.resume(returning: result) }
     }
+
+    /// Called by the awaiting caller once resumed, before it reads what the engine left in the transfer.
+    func ended() { _ = endClaimed.load(ordering: .acquiring) }
 
     /// Suspends the awaiting caller until ``end(_:)``, or resumes it at once when the transfer ended
     /// already (cancelled, or the session invalidated, before it started). Called once, before the
