@@ -31,7 +31,7 @@ public final class SessionManager: Sendable, TaskController {
     private let engine: CurlEngine
     private let sharedConfiguration: SharedConfiguration
     /// The session's tasks that have not completed, by id, and whether the session was invalidated.
-    private let state = Locked<(transfers: [Int: Transfer], invalidated: Bool)>(([:], false))
+    private let state = Locked<(tasks: [Int: RegisteredTask], invalidated: Bool)>(([:], false))
     /// The next task's id.
     private let nextTaskID = Atomic<Int>(1)
 
@@ -77,19 +77,19 @@ public final class SessionManager: Sendable, TaskController {
     /// never resumed — ends with ``SluiceError/Code/cancelled``; otherwise running tasks finish first.
     /// New tasks, and tasks resumed afterwards, fail with ``SluiceError/Code/sessionInvalidated``.
     public func invalidate(cancelingTasks: Bool) {
-        let registered = state.withLock { state -> [Transfer] in
+        // The tasks are released outside the lock: a task's last release takes it (see `taskReleased`).
+        let registered = state.withLock { state -> [SessionTask] in
             state.invalidated = true
-            return cancelingTasks ? Array(state.transfers.values) : []
+            return cancelingTasks ? state.tasks.values.compactMap(\.task) : []
         }
         engine.submit(.stop(cancelling: cancelingTasks))
         // The engine cancels the running ones; a task never resumed ends here (and lets go of the session).
-        for transfer in registered where !transfer.task.mutable.withLock({ $0.startRequested }) {
-            transfer.task.cancel()
-        }
+        for task in registered where !task.mutable.withLock({ $0.startRequested }) { task.cancel() }
     }
 
-    /// The tasks that have not completed.
-    public var tasks: [SessionTask] { state.withLock { $0.transfers.values.map(\.task) }.sorted { $0.id < $1.id } }
+    /// The tasks that have not completed: running ones, and suspended ones their callers hold (a task
+    /// released before it was resumed is discarded, its completion never called).
+    public var tasks: [SessionTask] { state.withLock { $0.tasks.values.compactMap(\.task) }.sorted { $0.id < $1.id } }
 
     // MARK: Async API
 
@@ -169,7 +169,7 @@ public final class SessionManager: Sendable, TaskController {
             continuation?.resume(returning: result)
         }
         let sink = StreamSink(buffer: buffer) { response in deliver(.success(response)) }
-        let transfer = makeTask(kind: .stream, request: request, sink: sink) { result in
+        let (task, transfer) = makeTask(kind: .stream, request: request, sink: sink) { result in
             transferBox.withLock { $0 = nil }
             switch result {
             case .success: buffer.finish(nil)
@@ -179,7 +179,6 @@ public final class SessionManager: Sendable, TaskController {
             }
         }
         transferBox.withLock { $0 = transfer }
-        let task = transfer.task
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 head.withLock { $0.continuation = continuation }
@@ -249,6 +248,8 @@ public final class SessionManager: Sendable, TaskController {
         let resumed = task.mutable.withLock { state -> (start: Bool, Transfer)? in
             guard state.state == .suspended, let transfer = state.transfer else { return nil }
             state.state = .running
+            // From now on the engine holds the transfer, and the transfer its task, until it completes.
+            if !state.startRequested { transfer.holdTask() }
             defer { state.startRequested = true }
             return (!state.startRequested, transfer)
         }
@@ -269,6 +270,10 @@ public final class SessionManager: Sendable, TaskController {
         guard let transfer = suspended else { return }
         engine.submit(.suspend(transfer))
         notify(.sluiceTaskDidSuspend, task) { $0.taskDidSuspend(task) }
+    }
+
+    func taskReleased(id: Int) {
+        state.withLock { _ = $0.tasks.removeValue(forKey: id) }
     }
 
     func cancel(_ task: SessionTask) {
@@ -365,11 +370,12 @@ public final class SessionManager: Sendable, TaskController {
     }
 
     /// A suspended task and its transfer. With a `completion`, the transfer completes the task and
-    /// calls it when it ends; without, a caller of the async API awaits it (see ``run(_:_:)``).
+    /// calls it when it ends, and holds the task only once it is resumed (until then, whoever holds the
+    /// task holds the transfer); without, a caller of the async API awaits it (see ``run(_:_:)``).
     private func makeTask(
         kind: SessionTask.Kind, request: HTTPRequest, sink: any ResponseSink,
         completion: (@Sendable (Result<Completed, SluiceError>) -> Void)? = nil
-    ) -> Transfer {
+    ) -> (task: SessionTask, transfer: Transfer) {
         let id = nextTaskID.wrappingAdd(1, ordering: .relaxed).oldValue
         let task = SessionTask(id: id, kind: kind, request: request, controller: self)
         var ended: (@Sendable (Transfer, Transfer.Ending) -> Void)?
@@ -382,14 +388,17 @@ public final class SessionManager: Sendable, TaskController {
         }
         let transfer = Transfer(task: task, request: request, configuration: sharedConfiguration, sink: sink, completion: ended)
         task.mutable.withLock { $0.transfer = transfer }
+        // An awaited task is resumed at once and completes in its caller's frame; a task handed to the
+        // caller is the caller's until resumed (the task holds its transfer, and the session, then).
+        let registered = completion == nil ? RegisteredTask(holding: task) : RegisteredTask(referringTo: task)
         let invalidated = state.withLock { state -> Bool in
-            if !state.invalidated { state.transfers[id] = transfer }
+            if !state.invalidated { state.tasks[id] = registered }
             return state.invalidated
         }
         if invalidated {
             transfer.end(.failure(SluiceError(.sessionInvalidated, "the session was invalidated", request: request)))
         }
-        return transfer
+        return (task, transfer)
     }
 
     /// Completes a transfer's task with how the transfer ended, once: records the outcome, ends its
@@ -418,7 +427,7 @@ public final class SessionManager: Sendable, TaskController {
             return Array(state.progressContinuations.values)
         }
         guard let continuations else { return nil }
-        session?.state.withLock { _ = $0.transfers.removeValue(forKey: task.id) }
+        session?.state.withLock { _ = $0.tasks.removeValue(forKey: task.id) }
         for continuation in continuations { continuation.finish() }
         // Observers first, then the task's own completion.
         session?.notify(
@@ -455,7 +464,7 @@ public final class SessionManager: Sendable, TaskController {
     ) async throws(SluiceError) -> DataResponse {
         let sink = MemorySink()
         // The body is read once the task completed.
-        let completed = try await run(makeTask(kind: kind, request: request, sink: sink), didCreateTask).get()
+        let completed = try await run(makeTask(kind: kind, request: request, sink: sink).transfer, didCreateTask).get()
         return DataResponse(data: sink.data, completed)
     }
 
@@ -464,7 +473,7 @@ public final class SessionManager: Sendable, TaskController {
         request: HTTPRequest, resuming resumeData: ResumeData?, to destination: DownloadDestination
     ) async throws(SluiceError) -> DownloadResponse {
         let sink = Self.downloadSink(resuming: resumeData)
-        let ended = await run(makeTask(kind: .download, request: request, sink: sink))
+        let ended = await run(makeTask(kind: .download, request: request, sink: sink).transfer)
         return try Self.deliver(download: sink, to: destination, ended).get()
     }
 

@@ -109,6 +109,12 @@ public final class SessionTask: Sendable, Identifiable, CustomStringConvertible 
         self.mutable = LockedStorage.make(Mutable(currentRequest: request))
     }
 
+    deinit {
+        // Released before it completed: never resumed (a running task is held by its transfer). Its
+        // session lists it no more.
+        if mutable.withLock({ $0.state != .completed }) { controller.taskReleased(id: id) }
+    }
+
     /// The request being sent now (after redirects).
     public var currentRequest: HTTPRequest { mutable.withLock { $0.currentRequest } }
     /// The response head, once it arrived.
@@ -185,4 +191,6 @@ protocol TaskController: AnyObject, Sendable {
     func resume(_ task: SessionTask)
     func suspend(_ task: SessionTask)
     func cancel(_ task: SessionTask)
+    /// The task `id` was released by its caller without being resumed.
+    func taskReleased(id: Int)
 }

@@ -225,21 +225,69 @@ extension TransportSuites {
         func invalidateCancelsUnresumedTasks() async throws {
             let session = try Transport.session()
             let ended = Locked<[SluiceError.Code?]>([])
-            let tracked: WeakTask
-            do {
-                let task = session.dataTask(with: try Transport.request(.http, "/status")) { result in
-                    guard case .failure(let error) = result else { return ended.withLock { $0.append(nil) } }
-                    ended.withLock { $0.append(error.code) }
-                }
-                tracked = WeakTask(task)
-                #expect(session.tasks.map(\.id) == [task.id])
+            var task: SessionTask? = session.dataTask(with: try Transport.request(.http, "/status")) { result in
+                guard case .failure(let error) = result else { return ended.withLock { $0.append(nil) } }
+                ended.withLock { $0.append(error.code) }
             }
+            let tracked = WeakTask(try #require(task))
+            #expect(session.tasks.map(\.id) == [task?.id])
             session.invalidate(cancelingTasks: true)
             for _ in 0..<100 where ended.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(20)) }
             #expect(ended.withLock { $0 } == [.cancelled])
+            #expect(task?.state == .completed)
             #expect(session.tasks.isEmpty)
+            task = nil
             for _ in 0..<100 where tracked.task != nil { try await Task.sleep(for: .milliseconds(20)) }
             #expect(tracked.task == nil, "the task is still referenced")
+        }
+
+        @Test("a task never resumed, released with its session, frees both and the engine thread")
+        func unresumedTaskReleasedWithSession() async throws {
+            let called = Locked(false)
+            let tracked: WeakTask
+            var threadID: Int32 = 0
+            do {
+                let session = try Transport.session()
+                _ = try await session.data(for: Transport.request(.http, "/status"))
+                threadID = session.engineThreadID
+                let task = session.dataTask(with: try Transport.request(.http, "/status")) { _ in called.withLock { $0 = true } }
+                tracked = WeakTask(task)
+                #expect(session.tasks.map(\.id) == [task.id])
+            }
+            #expect(tracked.task == nil, "the unresumed task is still referenced")
+            for _ in 0..<250 where Self.isEngineThread(threadID) { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(!Self.isEngineThread(threadID), "the session's engine thread still runs")
+            // Like a task NSURLSession never started, it never completes.
+            #expect(!called.withLock { $0 })
+        }
+
+        @Test("a task its caller keeps holds a session nobody else keeps; a task dropped unresumed leaves the list")
+        func unresumedTaskOwnership() async throws {
+            // The session is the task's only owner: resumed later, the task still runs and completes.
+            let status = await withCheckedContinuation { (done: CheckedContinuation<Int?, Never>) in
+                do {
+                    let task = try Transport.session().dataTask(with: try Transport.request(.http, "/status")) { result in
+                        done.resume(returning: try? result.get().response.statusCode)
+                    }
+                    DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { task.resume() }
+                } catch {
+                    done.resume(returning: nil)
+                }
+            }
+            #expect(status == 200)
+
+            let session = try Transport.session()
+            let kept = session.dataTask(with: try Transport.request(.http, "/status")) { _ in }
+            let tracked: WeakTask
+            do {
+                let dropped = session.dataTask(with: try Transport.request(.http, "/status")) { _ in }
+                tracked = WeakTask(dropped)
+                #expect(session.tasks.map(\.id) == [kept.id, dropped.id])
+            }
+            #expect(tracked.task == nil)
+            #expect(session.tasks.map(\.id) == [kept.id])
+            kept.cancel()
+            #expect(session.tasks.isEmpty)
         }
 
         @Test("a cancelled download produces resume data; resuming fetches only the rest")

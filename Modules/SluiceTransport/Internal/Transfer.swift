@@ -21,7 +21,12 @@ final class Transfer: @unchecked Sendable {
     /// are then ``request``, ``responseHead`` and ``metrics``, which the engine no longer changes.
     typealias Ending = Result<Void, SluiceError>
 
-    let task: SessionTask
+    /// The task this transfer runs. Held from the start of an awaited transfer, and from
+    /// ``holdTask()`` on for one whose caller got the task suspended: until then the caller holds the task
+    /// and the task its transfer, so a task released without being resumed is freed, with its transfer.
+    var task: SessionTask { heldTask ?? taskBeforeStart! }
+    private var heldTask: SessionTask?
+    private weak var taskBeforeStart: SessionTask?
     private let sharedConfiguration: SharedConfiguration
     /// The session's configuration, read in place.
     var configuration: SessionConfiguration { _read { yield sharedConfiguration.value } }
@@ -133,7 +138,7 @@ final class Transfer: @unchecked Sendable {
         task: SessionTask, request: HTTPRequest, configuration: SharedConfiguration, sink: any ResponseSink,
         completion: (@Sendable (Transfer, Ending) -> Void)?
     ) {
-        self.task = task
+        if completion == nil { heldTask = task } else { taskBeforeStart = task }
         self.request = request
         self.sharedConfiguration = configuration
         self.sink = sink
@@ -150,6 +155,12 @@ final class Transfer: @unchecked Sendable {
 
     /// Whether a caller of the async API awaits this transfer (and completes its task itself).
     var isAwaited: Bool { completion == nil }
+
+    /// Holds the task from its start to the transfer's end. Called under the task's lock as the task is
+    /// first resumed, before the engine sees the transfer.
+    func holdTask() {
+        if heldTask == nil { heldTask = taskBeforeStart }
+    }
 
     /// Ends the task with `result`, from whichever thread ended it. An awaited transfer hands its
     /// caller the result, once (later calls do nothing), resuming it if it waits already; the
