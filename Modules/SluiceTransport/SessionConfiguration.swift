@@ -20,7 +20,8 @@ public struct SessionConfiguration: Sendable {
     /// Seconds a transfer may go without moving a byte before it fails; a request's own
     /// ``HTTPRequest/timeout`` replaces it. Default 60 (AFNetworking's `timeoutInterval`).
     public var idleTimeout: TimeInterval = 60
-    /// Seconds a whole transfer may take, or `nil` for no limit. Default `nil`.
+    /// Seconds a whole task may take from its start — redirects, authentication rounds and suspensions
+    /// included — or `nil` for no limit. Default `nil`.
     public var resourceTimeout: TimeInterval?
     /// Connections kept open to one host, or `0` for no limit. Default 6.
     public var maximumConnectionsPerHost: Int = 6

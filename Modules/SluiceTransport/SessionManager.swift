@@ -131,16 +131,17 @@ public final class SessionManager: Sendable, TaskController {
         try await runDownload(request: request, resuming: nil, to: destination)
     }
 
-    /// Continues a download from its resume data with a `Range` request; a server that ignores the
-    /// range (or whose resource changed) sends the whole body, and the file starts over.
+    /// Continues a download from its resume data with a `Range` request from the partial file's size
+    /// (and `If-Range` with its validator); a server that ignores the range (or whose resource changed)
+    /// sends the whole body, and the file starts over.
     ///
-    /// - Throws: As ``download(for:to:)``.
+    /// - Throws: As ``download(for:to:)``; ``SluiceError/Code/downloadFailed`` when the server resumes
+    ///   from another byte than where the file ends (the partial file is then kept).
     public func download(resumingWith resumeData: ResumeData, to destination: @escaping DownloadDestination)
         async throws(SluiceError) -> DownloadResponse
     {
         var request = HTTPRequest(url: resumeData.url)
         request.headers = (try? HTTPHeaders(validating: resumeData.headers)) ?? HTTPHeaders()
-        if let validator = resumeData.validator { try? request.headers.set(name: "If-Range", value: validator) }
         return try await runDownload(request: request, resuming: resumeData, to: destination)
     }
 
@@ -159,12 +160,21 @@ public final class SessionManager: Sendable, TaskController {
             },
             cancelTransfer: { transferBox.withLock { $0 }?.task.cancel() })
         let stream = ByteStream(buffer: buffer)
-        let head = Locked<(delivered: Bool, continuation: CheckedContinuation<Result<HTTPResponse, SluiceError>, Never>?)>((false, nil))
+        // The head's result and its awaiting caller, whichever comes first: a task that ends before the
+        // caller waits (cancelled already, or the session invalidated) keeps its result for the wait.
+        let head = Locked(HeadHandoff.empty)
         let deliver: @Sendable (Result<HTTPResponse, SluiceError>) -> Void = { result in
-            let continuation = head.withLock { state -> CheckedContinuation<Result<HTTPResponse, SluiceError>, Never>? in
-                guard !state.delivered else { return nil }
-                state.delivered = true
-                return state.continuation
+            let continuation = head.withLock { state -> HeadHandoff.Continuation? in
+                switch state {
+                case .empty:
+                    state = .delivered(result)
+                    return nil
+                case .awaiting(let continuation):
+                    state = .done
+                    return continuation
+                case .delivered, .done:
+                    return nil
+                }
             }
             continuation?.resume(returning: result)
         }
@@ -179,9 +189,19 @@ public final class SessionManager: Sendable, TaskController {
             }
         }
         transferBox.withLock { $0 = transfer }
+        // Ended already (the session was invalidated): the completion emptied the box before it was set.
+        if task.state == .completed { transferBox.withLock { $0 = nil } }
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                head.withLock { $0.continuation = continuation }
+                let early = head.withLock { state -> Result<HTTPResponse, SluiceError>? in
+                    guard case .delivered(let result) = state else {
+                        state = .awaiting(continuation)
+                        return nil
+                    }
+                    state = .done
+                    return result
+                }
+                if let early { return continuation.resume(returning: early) }
                 task.resume()
                 if Task.isCancelled { task.cancel() }
             }
@@ -473,6 +493,13 @@ public final class SessionManager: Sendable, TaskController {
         request: HTTPRequest, resuming resumeData: ResumeData?, to destination: DownloadDestination
     ) async throws(SluiceError) -> DownloadResponse {
         let sink = Self.downloadSink(resuming: resumeData)
+        var request = request
+        if sink.resumeOffset > 0 {
+            // The range is asked for here, not with curl's resume option: curl fails a resumed transfer
+            // whose server answers 200 (CURLE_RANGE_ERROR), where the file should start over.
+            try? request.headers.set(name: "Range", value: "bytes=\(sink.resumeOffset)-")
+            if let validator = resumeData?.validator { try? request.headers.set(name: "If-Range", value: validator) }
+        }
         let ended = await run(makeTask(kind: .download, request: request, sink: sink).transfer)
         return try Self.deliver(download: sink, to: destination, ended).get()
     }
@@ -504,6 +531,19 @@ public final class SessionManager: Sendable, TaskController {
         }
         return completed
     }
+}
+
+/// Where the head of a ``SessionManager/bytes(for:)`` stream stands between the transfer and its caller.
+private enum HeadHandoff {
+    typealias Continuation = CheckedContinuation<Result<HTTPResponse, SluiceError>, Never>
+    /// Neither has arrived.
+    case empty
+    /// The result arrived first.
+    case delivered(Result<HTTPResponse, SluiceError>)
+    /// The caller waits.
+    case awaiting(Continuation)
+    /// The caller has the result.
+    case done
 }
 
 /// A task's successful end as its completion sees it: the final request, the response and the metrics.

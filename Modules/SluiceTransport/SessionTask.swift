@@ -129,7 +129,8 @@ public final class SessionTask: Sendable, Identifiable, CustomStringConvertible 
     /// Starts the task, or continues it after ``suspend()``. Does nothing once completed or cancelled.
     public func resume() { controller.resume(self) }
 
-    /// Pauses the transfer (no bytes move) until ``resume()``. Timeouts keep counting.
+    /// Pauses the transfer (no bytes move) until ``resume()``. The resource timeout keeps counting; the
+    /// idle timeout does not.
     public func suspend() { controller.suspend(self) }
 
     /// Cancels the task: it completes with ``SluiceError/Code/cancelled``. Does nothing once completed.

@@ -16,6 +16,8 @@ public final class RawTCPServer: @unchecked Sendable {
     public enum Behavior: Sendable {
         /// Reads the request head, writes these bytes, closes.
         case bytes(Data)
+        /// Reads the request head, waits, then writes these bytes and closes.
+        case delayedBytes(Data, after: Duration)
         /// Never accepts: connections wait in the listen backlog (TCP completes, nothing answers).
         case neverAccept
         /// Accepts and reads, and never answers.
@@ -100,7 +102,15 @@ public final class RawTCPServer: @unchecked Sendable {
             connections.append(connection)
             lock.unlock()
             readHead(connection)
-            if case .bytes(let data) = behavior {
+            var reply: Data?
+            switch behavior {
+            case .bytes(let data): reply = data
+            case .delayedBytes(let data, let delay):
+                Thread.sleep(forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18)
+                reply = data
+            case .neverAccept, .silent: break
+            }
+            if let data = reply {
                 data.withUnsafeBytes { _ = send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                 lock.lock()
                 connections.removeAll { $0 == connection }

@@ -315,6 +315,41 @@ extension TransportSuites {
             #expect(try Data(contentsOf: target) == (try Transport.servedFile("16m.bin")))
         }
 
+        @Test("a resumed download from a server that ignores Range, or of a changed resource, starts the file over")
+        func resumeRestarts() async throws {
+            let session = try Transport.session()
+            let served = try Transport.servedFile("16m.bin")
+            for (path, validator) in [("/norange/files/16m.bin", nil), ("/files/16m.bin", "\"not-the-current-etag\"")] {
+                // A partial file whose bytes are not the resource's: appended to, the result would differ.
+                let partial = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-partial-\(UUID())")
+                try Data(repeating: 0x2A, count: 100_000).write(to: partial)
+                let target = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-restarted-\(UUID())")
+                defer { try? FileManager.default.removeItem(at: target) }
+                let resumeData = ResumeData(
+                    url: try Transport.request(.http, path).url, headers: [:], partialFilePath: partial.path, validator: validator)
+                let resumed = try await session.download(resumingWith: resumeData) { _, _ in target }
+                #expect(resumed.response.statusCode == 200, "\(path)")
+                #expect(try Data(contentsOf: target) == served, "\(path)")
+                #expect(!FileManager.default.fileExists(atPath: partial.path))
+            }
+        }
+
+        @Test("bytes(for:) from a Swift task cancelled already, or on an invalidated session, fails at once")
+        func bytesEndedBeforeWaiting() async throws {
+            let session = try Transport.session()
+            let request = try Transport.request(.http, "/status")
+            let cancelled = Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                return try await session.bytes(for: request)
+            }
+            let cancelledError = await #expect(throws: SluiceError.self) { try await cancelled.value }
+            #expect(cancelledError?.code == .cancelled)
+            session.invalidate(cancelingTasks: true)
+            let invalidatedError = await #expect(throws: SluiceError.self) { try await session.bytes(for: request) }
+            #expect(invalidatedError?.code == .sessionInvalidated)
+            #expect(session.tasks.isEmpty)
+        }
+
         @Test("code preferring the session's task executor runs on its engine thread; after invalidation, elsewhere")
         func taskExecutor() async throws {
             let session = try Transport.session { $0.maximumConnectionsPerHost = 10 }

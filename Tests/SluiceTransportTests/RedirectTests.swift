@@ -56,6 +56,28 @@ extension TransportSuites {
             #expect(same?["Authorization"] == "Bearer secret")
         }
 
+        @Test("the session's default credentials are dropped too when a redirect leaves the origin")
+        func crossOriginDefaultHeaders() async throws {
+            let session = try Transport.session {
+                $0.defaultHeaders = try! HTTPHeaders(validating: [
+                    ("Authorization", "Bearer secret"), ("Cookie", "session=1"), ("Proxy-Authorization", "Basic cHJveHk6cHc="),
+                    ("X-Default", "yes"),
+                ])
+            }
+            let base = try TestEnvironment.url(for: .httpbin)
+            var request = try Transport.request(.httpbin, "/redirect-to?url=http://localhost:\(base.port!)/headers")
+            try request.headers.set(name: "Proxy-Authorization", value: "Basic b3duOnB3")
+            let crossed = try Transport.json(try await session.data(for: request).data)["headers"] as? [String: String]
+            #expect(crossed?["Authorization"] == nil)
+            #expect(crossed?["Cookie"] == nil)
+            #expect(crossed?["Proxy-Authorization"] == nil)
+            #expect(crossed?["X-Default"] == "yes")
+
+            let direct = try Transport.json(try await session.data(for: Transport.request(.httpbin, "/headers")).data)["headers"] as? [String: String]
+            #expect(direct?["Authorization"] == "Bearer secret")
+            #expect(direct?["Proxy-Authorization"] == "Basic cHJveHk6cHc=")
+        }
+
         @Test("too many redirects is its own error, carrying the last redirect")
         func tooMany() async throws {
             let session = try Transport.session { $0.redirectPolicy = .follow(maximum: 2) }

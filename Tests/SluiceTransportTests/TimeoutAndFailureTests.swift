@@ -29,6 +29,56 @@ extension TransportSuites {
             #expect(error?.code == .resourceTimedOut)
         }
 
+        @Test("the resource timeout counts the whole task, redirects included")
+        func resourceAcrossRedirects() async throws {
+            // Every answer takes 0.8 s and redirects again: each hop is within the timeout, the task is not.
+            let server = try RawTCPServer(reply: .delayedBytes(
+                Data("HTTP/1.1 302 Found\r\nLocation: /again\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8),
+                after: .milliseconds(800)))
+            defer { server.stop() }
+            let session = try Transport.session { $0.resourceTimeout = 2 }
+            let started = ContinuousClock.now
+            let error = await #expect(throws: SluiceError.self) {
+                try await session.data(for: HTTPRequest(url: server.url.appendingPathComponent("start")))
+            }
+            #expect(error?.code == .resourceTimedOut)
+            #expect(ContinuousClock.now - started < .seconds(4))
+        }
+
+        @Test("while suspended, the resource timeout counts and the idle timeout does not")
+        func timeoutsWhileSuspended() async throws {
+            let request = try Transport.request(.http, "/slow/files/16m.bin")
+            let idle = try Transport.session { $0.idleTimeout = 1 }
+            let paused = try await withCheckedThrowingContinuation { (done: CheckedContinuation<Int, any Error>) in
+                let task = idle.dataTask(with: request) { done.resume(with: $0.map(\.data.count).mapError { $0 }) }
+                task.resume()
+                DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { task.suspend() }
+                DispatchQueue.global().asyncAfter(deadline: .now() + 2.8) { task.resume() }
+            }
+            #expect(paused == 16 << 20)
+
+            let resource = try Transport.session { $0.resourceTimeout = 1.5 }
+            let started = ContinuousClock.now
+            let error = await #expect(throws: SluiceError.self) {
+                try await resource.data(for: request) { task in
+                    DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { task.suspend() }
+                }
+            }
+            #expect(error?.code == .resourceTimedOut)
+            #expect(ContinuousClock.now - started < .seconds(4))
+        }
+
+        @Test("HTTPS to a port that speaks plain HTTP is a TLS failure")
+        func tlsFailure() async throws {
+            let http = try TestEnvironment.url(for: .http)
+            let session = try Transport.session()
+            let error = await #expect(throws: SluiceError.self) {
+                try await session.data(for: HTTPRequest(url: URL(string: "https://127.0.0.1:\(http.port!)/status")!))
+            }
+            #expect(error?.code == .tlsFailed)
+            #expect(error?.library?.code == 35)
+        }
+
         @Test("a TLS handshake that never completes is a connect timeout")
         func connect() async throws {
             let server = try RawTCPServer(reply: .silent)

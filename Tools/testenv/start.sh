@@ -267,6 +267,12 @@ nginx_locations() {
             limit_rate 2m;
         }
 
+        # The same files from a server that ignores Range: always 200 with the whole body.
+        location /norange/files/ {
+            alias "$WWW_DIR/files/";
+            max_ranges 0;
+        }
+
         # Bodies for the bundled plugins, as stored: text, XML, property lists.
         location /plugins/ {
             root "$WWW_DIR";

@@ -248,10 +248,11 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
         let code = curl_multi_add_handle(multi, easy)
         if code != CURLM_OK {
             active[easy] = nil
+            transfer.easy = nil
             recycle(easy, cookieEngineOn: transfer.easyHasCookieEngine)
-            transfer.end(.failure(SluiceError(
+            transfer.end(.failure(transfer.attach(SluiceError(
                 .transportFailed, "curl_multi_add_handle failed",
-                library: LibraryDiagnostic(library: "libcurl", code: Int(code.rawValue), message: String(cString: curl_multi_strerror(code))))))
+                library: LibraryDiagnostic(library: "libcurl", code: Int(code.rawValue), message: String(cString: curl_multi_strerror(code)))))))
         }
     }
 

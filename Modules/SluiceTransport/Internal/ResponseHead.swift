@@ -33,6 +33,20 @@ struct ResponseHead: Sendable {
         return HTTPResponse(statusCode: statusCode, headers: headers, url: url, httpVersion: httpVersion)
     }
 
+    /// The first byte position of a `Content-Range: bytes FIRST-LAST/LENGTH` field; `nil` without one.
+    var contentRangeStart: Int64? {
+        var start: Int64?
+        fieldLines.withUnsafeBytes { bytes in
+            Self.forEachLine(bytes) { line in
+                guard start == nil, let value = HTTPHeader.value(inFieldLine: line, named: "Content-Range") else { return }
+                let text = String(decoding: value, as: UTF8.self)
+                guard text.lowercased().hasPrefix("bytes "), let dash = text.firstIndex(of: "-") else { return }
+                start = Int64(text[text.index(text.startIndex, offsetBy: 6)..<dash].trimmingCharacters(in: .whitespaces))
+            }
+        }
+        return start
+    }
+
     /// Calls `body` with each line.
     private static func forEachLine(_ bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void) {
         var start = 0

@@ -59,8 +59,14 @@ final class FileSink: ResponseSink, @unchecked Sendable {
     deinit { closeFile() }
 
     func begin(_ head: ResponseHead) throws(SluiceError) {
-        // A server that ignores Range answers 200 with the whole body: start the file over.
+        // A server that ignores Range (or whose resource changed, with If-Range) answers 200 with the
+        // whole body: the file starts over. A 206 must continue exactly where the file ends.
         let appending = resumeOffset > 0 && head.statusCode == 206
+        if appending, let start = head.contentRangeStart, start != resumeOffset {
+            // The file is untouched: it stays for another try.
+            keepsPartialFile = true
+            throw SluiceError(.downloadFailed, "the server resumed from byte \(start), not from byte \(resumeOffset) where the file ends")
+        }
         if !appending { resumeOffset = 0 }
         closeFile()
         descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (appending ? O_APPEND : O_TRUNC), 0o644)

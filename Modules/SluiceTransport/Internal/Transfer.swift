@@ -119,7 +119,12 @@ final class Transfer: @unchecked Sendable {
     /// Engine thread only until the transfer ended.
     private(set) var metrics = TaskMetrics()
     private var redirectCount = 0
-    private var attemptStarted = ContinuousClock.now
+    /// When the first attempt was configured: the resource timeout counts the whole task from here,
+    /// redirects and authentication rounds included.
+    private var startedAt: ContinuousClock.Instant?
+    /// Whether a followed redirect left the original request's origin: the session's default
+    /// `Authorization`, `Cookie` and `Proxy-Authorization` are no longer sent.
+    private var leftOriginalOrigin = false
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     /// This attempt's request body bytes handed to curl and response bytes received (before decoding).
     private var bytesSent: Int64 = 0
@@ -206,14 +211,18 @@ final class Transfer: @unchecked Sendable {
 
         /// Reads the configuration in place (`shared.value`): a copy of it costs a retain and a release
         /// of each of its many fields.
-        init(request: HTTPRequest, configuration shared: SharedConfiguration) {
+        init(request: HTTPRequest, configuration shared: SharedConfiguration, omittingDefaultCredentials: Bool = false) {
             url = request.url
             urlString = request.url.absoluteString
             let scheme = request.url.scheme?.lowercased()
             overTLS = scheme == "https"
             isHTTP = scheme == "http" || overTLS
             tls = shared.tls(for: request.url)
-            var headers = shared.value.defaultHeaders.merging(request.headers)
+            var defaults = shared.value.defaultHeaders
+            if omittingDefaultCredentials {
+                for name in ["Authorization", "Cookie", "Proxy-Authorization"] { defaults.remove(name) }
+            }
+            var headers = defaults.merging(request.headers)
             // curl computes these from the body it sends.
             headers.remove("Content-Length")
             headers.remove("Transfer-Encoding")
@@ -255,7 +264,8 @@ final class Transfer: @unchecked Sendable {
     /// ``startsCookieEngine`` (the engine stays on through resets; the share decides the cookie store).
     func configure(_ easy: UnsafeMutableRawPointer, share: UnsafeMutableRawPointer) throws(SluiceError) {
         self.easy = easy
-        attemptStarted = .now
+        let now = ContinuousClock.now
+        if startedAt == nil { startedAt = now }
         pendingStatus = 0
         startHead()
         responseHead = nil
@@ -274,7 +284,7 @@ final class Transfer: @unchecked Sendable {
         sluice_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer)
         if requestChanged {
             requestChanged = false
-            prepared = Prepared(request: request, configuration: sharedConfiguration)
+            prepared = Prepared(request: request, configuration: sharedConfiguration, omittingDefaultCredentials: leftOriginalOrigin)
             if let headerList { curl_slist_free_all(headerList) }
             headerList = nil
         }
@@ -307,7 +317,12 @@ final class Transfer: @unchecked Sendable {
             sluice_easy_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, max(1, Int(idle.rounded(.up))))
         }
         if let resource = configuration.resourceTimeout {
-            sluice_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(resource))
+            // What is left of the task's time: a redirect or an authentication round does not restart it.
+            let left = resource - Self.seconds(now - (startedAt ?? now))
+            guard left > 0 else {
+                throw SluiceError(.resourceTimedOut, "the transfer took longer than \(resource) s", request: request)
+            }
+            sluice_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(left))
         }
 
         // Callbacks.
@@ -335,9 +350,6 @@ final class Transfer: @unchecked Sendable {
         if startsCookieEngine { sluice_easy_setopt_string(easy, CURLOPT_COOKIEFILE, "") }
         if task.kind == .download || task.kind == .stream {
             sluice_easy_setopt_long(easy, CURLOPT_BUFFERSIZE, 512 * 1024)
-        }
-        if let sink = sink as? FileSink, sink.resumeOffset > 0 {
-            sluice_easy_setopt_off_t(easy, CURLOPT_RESUME_FROM_LARGE, curl_off_t(sink.resumeOffset))
         }
     }
 
@@ -450,6 +462,10 @@ final class Transfer: @unchecked Sendable {
     }
 
     private static func milliseconds(_ seconds: TimeInterval) -> Int { max(1, Int((seconds * 1000).rounded(.up))) }
+
+    private static func seconds(_ duration: Duration) -> TimeInterval {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
 
     /// The URL's host as TLS sees it: lowercased, an IPv6 address without brackets.
     static func hostName(_ url: URL) -> String {
@@ -749,8 +765,7 @@ final class Transfer: @unchecked Sendable {
         let library = LibraryDiagnostic(
             library: "libcurl", code: Int(code.rawValue),
             message: String(cString: curl_easy_strerror(code)) + (detail.isEmpty ? "" : ": \(detail)"))
-        let elapsed = ContinuousClock.now - attemptStarted
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = startedAt.map { Self.seconds(ContinuousClock.now - $0) } ?? 0
         var verifyResult = 0
         if let easy { sluice_easy_getinfo_long(easy, CURLINFO_SSL_VERIFYRESULT, &verifyResult) }
         let mapped = CurlErrorMapping.code(
@@ -820,6 +835,7 @@ final class Transfer: @unchecked Sendable {
             next.headers.remove("Content-Encoding")
         }
         if !Self.sameOrigin(request.url, url) {
+            leftOriginalOrigin = true
             next.headers.remove("Authorization")
             next.headers.remove("Cookie")
             next.headers.remove("Proxy-Authorization")
