@@ -5,7 +5,9 @@ import Glibc
 #endif
 
 /// A loopback TCP server for failure cases real servers do not produce on demand: it answers every
-/// connection with fixed bytes and then closes it (or keeps it open without a word).
+/// connection with fixed bytes and then closes it (or keeps it open without a word). Connections are
+/// served at the same time, each on its own thread, and ``peakConnections`` tells how many were open at
+/// once.
 ///
 /// ```swift
 /// let server = try RawTCPServer(reply: .bytes(Data("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nshort".utf8)))
@@ -34,6 +36,17 @@ public final class RawTCPServer: @unchecked Sendable {
     /// the descriptors.
     private let serving: Bool
     private var connections: [Int32] = []
+    /// Connections waiting for their answer, and the most there were at once.
+    private var waiting = 0
+    private var peak = 0
+
+    /// The most connections that were open at once waiting for their answer (one that got its answer
+    /// no longer counts, though this end may not have closed it yet).
+    public var peakConnections: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return peak
+    }
 
     /// Starts listening on a free loopback port.
     public init(reply behavior: Behavior) throws {
@@ -70,7 +83,7 @@ public final class RawTCPServer: @unchecked Sendable {
 
     /// Stops listening and ends every connection.
     ///
-    /// The serving thread closes the descriptors, not this: it may be in `accept` or `recv` on one of
+    /// The serving threads close the descriptors, not this: one may be in `accept` or `recv` on one of
     /// them, and a descriptor closed under it could be reused at once by another socket of the process
     /// (another test's HTTP connection), which that thread would then read from or close. `shutdown`
     /// wakes it instead.
@@ -87,38 +100,48 @@ public final class RawTCPServer: @unchecked Sendable {
     deinit { stop() }
 
     private func serve() {
-        defer {
-            lock.lock()
-            for connection in connections { close(connection) }
-            connections.removeAll()
-            lock.unlock()
-            close(descriptor)
-        }
+        // Each connection's thread closes its own descriptor (``stop()`` shuts them down to wake it).
+        defer { close(descriptor) }
         while true {
             let connection = accept(descriptor, nil, nil)
             guard connection >= 0 else { return }
             lock.lock()
             if stopped { lock.unlock(); close(connection); return }
             connections.append(connection)
+            waiting += 1
+            peak = max(peak, waiting)
             lock.unlock()
-            readHead(connection)
-            var reply: Data?
-            switch behavior {
-            case .bytes(let data): reply = data
-            case .delayedBytes(let data, let delay):
-                Thread.sleep(forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18)
-                reply = data
-            case .neverAccept, .silent: break
-            }
-            if let data = reply {
-                data.withUnsafeBytes { _ = send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                lock.lock()
-                connections.removeAll { $0 == connection }
-                lock.unlock()
-                shutdown(connection, Int32(SHUT_RDWR))
-                close(connection)
-            }
+            // Each connection on its own thread, so connections are served at the same time.
+            let thread = Thread { [self] in answer(connection) }
+            thread.start()
         }
+    }
+
+    /// Reads the request head and answers as ``Behavior`` says, then closes the connection (a silent
+    /// one once the client or ``stop()`` ends it).
+    private func answer(_ connection: Int32) {
+        readHead(connection)
+        func reply(_ data: Data) {
+            lock.lock()
+            waiting -= 1
+            lock.unlock()
+            data.withUnsafeBytes { _ = send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        }
+        switch behavior {
+        case .bytes(let data):
+            reply(data)
+        case .delayedBytes(let data, let delay):
+            Thread.sleep(forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18)
+            reply(data)
+        case .neverAccept, .silent:
+            var byte: UInt8 = 0
+            while recv(connection, &byte, 1, 0) > 0 {}
+        }
+        lock.lock()
+        connections.removeAll { $0 == connection }
+        lock.unlock()
+        shutdown(connection, Int32(SHUT_RDWR))
+        close(connection)
     }
 
     private func readHead(_ connection: Int32) {

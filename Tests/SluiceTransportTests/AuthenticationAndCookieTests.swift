@@ -114,6 +114,45 @@ extension TransportSuites {
             #expect(results.allSatisfy { $0.response.httpVersion == .http2 && $0.data.count == 64 << 10 })
             let fresh = results.compactMap(\.metrics.transactions.first).filter { !$0.reusedConnection }
             #expect(fresh.isEmpty, "\(fresh.count) requests opened a new connection")
+
+            // At the same time, not one after another: three bodies of two to three seconds each (1 MiB at
+            // 256 KB/s per request) on the one connection take about as long as one.
+            let slow = try Transport.request(.https, "/slower/files/1m.bin")
+            let started = ContinuousClock.now
+            let overlapping = try await withThrowingTaskGroup(of: DataResponse.self) { group in
+                for _ in 0..<3 { group.addTask { try await session.data(for: slow) } }
+                return try await group.reduce(into: [DataResponse]()) { $0.append($1) }
+            }
+            let elapsed = ContinuousClock.now - started
+            #expect(overlapping.allSatisfy { $0.response.httpVersion == .http2 && $0.data.count == 1 << 20 })
+            #expect(Set(overlapping.compactMap { $0.response.headers.first("X-Connection") }).count == 1)
+            #expect(elapsed < .seconds(5), "3 requests took \(elapsed): not multiplexed")
+        }
+
+        @Test("maximumConnections limits connections in total, across hosts; per host without it")
+        func totalConnections() async throws {
+            // Answers after 0.3 s and closes: requests overlap, each on a connection of its own.
+            let reply = Data("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok".utf8)
+            func peak(maximum: Int?) async throws -> Int {
+                let server = try RawTCPServer(reply: .delayedBytes(reply, after: .milliseconds(300)))
+                defer { server.stop() }
+                let session = try Transport.session {
+                    $0.maximumConnectionsPerHost = 4
+                    if let maximum { $0.maximumConnections = maximum }
+                }
+                // Two host names for the one server: two hosts to curl.
+                let hosts = ["127.0.0.1", "localhost"].map { URL(string: "http://\($0):\(server.port)/")! }
+                let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                    for index in 0..<12 {
+                        group.addTask { try await session.data(for: HTTPRequest(url: hosts[index % 2])).response.statusCode }
+                    }
+                    return try await group.reduce(into: [Int]()) { $0.append($1) }
+                }
+                #expect(statuses == Array(repeating: 200, count: 12))
+                return server.peakConnections
+            }
+            #expect(try await peak(maximum: 2) == 2)
+            #expect(try await peak(maximum: nil) == 8)
         }
     }
 }

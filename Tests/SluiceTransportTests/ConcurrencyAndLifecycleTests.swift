@@ -7,16 +7,29 @@ import Testing
 extension TransportSuites {
     @Suite("Concurrency, cancellation and lifecycle", .serialized)
     struct ConcurrencyAndLifecycleTests {
-        @Test("1,000 tasks in flight over at most 100 connections all complete")
+        @Test("1,000 tasks in flight at once over at most 100 connections all complete")
         func thousandTasks() async throws {
             let session = try Transport.session { $0.maximumConnectionsPerHost = 100 }
-            let request = try Transport.request(.http, "/status")
-            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-                for _ in 0..<1_000 { group.addTask { try await session.data(for: request).response.statusCode } }
-                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            // nginx answers 2,000 a second at most: half a second for all, so they are in flight together.
+            let request = try Transport.request(.http, "/paced/files/1k.bin")
+            let outcomes = Locked<[Result<(status: Int, bytes: Int, connection: String?), SluiceError>]>([])
+            let tasks = (0..<1_000).map { _ in
+                session.dataTask(with: request) { result in
+                    outcomes.withLock {
+                        $0.append(result.map { ($0.response.statusCode, $0.data.count, $0.response.headers.first("X-Connection")) })
+                    }
+                }
             }
-            #expect(statuses.count == 1_000)
-            #expect(statuses.allSatisfy { $0 == 200 })
+            tasks.forEach { $0.resume() }
+            #expect(session.tasks.count == 1_000 - outcomes.withLock { $0.count })
+            #expect(outcomes.withLock { $0.count } < 200, "the answers came too fast to have 1,000 in flight")
+            for _ in 0..<1_200 where outcomes.withLock({ $0.count }) < 1_000 { try await Task.sleep(for: .milliseconds(50)) }
+            let results = try outcomes.withLock { $0 }.map { try $0.get() }
+            #expect(results.count == 1_000)
+            #expect(results.allSatisfy { $0.status == 200 && $0.bytes == 1 << 10 })
+            let connections = Set(results.compactMap(\.connection))
+            #expect(results.allSatisfy { $0.connection != nil })
+            #expect(connections.count <= 100 && connections.count >= 50, "\(connections.count) connections")
         }
 
         @Test("cancelling half of 200 slow tasks mid-flight: those end cancelled, the rest complete")
@@ -164,6 +177,13 @@ extension TransportSuites {
                 if note.userInfo?[SessionManager.metricsUserInfoKey] is TaskMetrics { notified.withLock { $0 += 1 } }
             }
             defer { NotificationCenter.default.removeObserver(observer) }
+            let lifecycle = Locked<[String]>([])
+            let observers = [(Notification.Name.sluiceTaskDidResume, "resume"), (.sluiceTaskDidSuspend, "suspend")].map { name, label in
+                NotificationCenter.default.addObserver(forName: name, object: nil, queue: nil) { note in
+                    if note.object is SessionTask { lifecycle.withLock { $0.append(label) } }
+                }
+            }
+            defer { observers.forEach(NotificationCenter.default.removeObserver) }
             let task = session.dataTask(with: try Transport.request(.httpbin, "/drip?duration=1&numbytes=10&delay=0")) { result in
                 done.withLock { $0 = result }
             }
@@ -180,6 +200,7 @@ extension TransportSuites {
             #expect((try done.withLock { $0 }?.get())?.data.count == 10)
             #expect(recorder.events.withLock { $0 } == ["resume", "suspend", "resume", "complete"])
             #expect(notified.withLock { $0 } >= 1)
+            #expect(lifecycle.withLock { $0 } == ["resume", "suspend", "resume"])
             // The async API has told the monitors of the completion by the time it returns.
             _ = try await session.data(for: try Transport.request(.http, "/status"))
             #expect(recorder.events.withLock { Array($0.dropFirst(4)) } == ["resume", "complete"])
@@ -466,12 +487,6 @@ extension TransportSuites {
                 }
             }
             #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
-        }
-
-        /// A task, not kept alive.
-        struct WeakTask: @unchecked Sendable {
-            weak var task: SessionTask?
-            init(_ task: SessionTask) { self.task = task }
         }
 
         /// The name of the calling thread, as the kernel has it.

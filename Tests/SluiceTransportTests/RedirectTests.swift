@@ -37,6 +37,37 @@ extension TransportSuites {
             #expect((echo["data"] as? String) == (expected == "GET" ? "" : "payload"))
         }
 
+        @Test("a 307 sends a body stream again from its first byte")
+        func streamRewoundOnRedirect() async throws {
+            final class Rewindable: BodyStream {
+                private let state = Locked((offset: 0, rewinds: 0))
+                private let bytes = Data("streamed payload".utf8)
+                var rewinds: Int { state.withLock { $0.rewinds } }
+                var contentLength: Int64? { Int64(bytes.count) }
+                var isRewindable: Bool { true }
+                func read(into buffer: UnsafeMutableRawBufferPointer) throws(SluiceError) -> Int {
+                    state.withLock { state in
+                        let count = min(buffer.count, bytes.count - state.offset)
+                        buffer.copyBytes(from: bytes[state.offset..<state.offset + count])
+                        state.offset += count
+                        return count
+                    }
+                }
+                func rewind() throws(SluiceError) { state.withLock { $0 = (0, $0.rewinds + 1) } }
+            }
+            let session = try Transport.session()
+            let base = try TestEnvironment.url(for: .httpbin)
+            var request = try Transport.request(
+                .httpbin, "/redirect-to?url=\(base.absoluteString)/anything&status_code=307", method: .post)
+            try request.headers.set(name: "Content-Type", value: "text/plain")
+            let stream = Rewindable()
+            request.body = .stream(stream)
+            let result = try await session.data(for: request)
+            #expect(result.metrics.transactions.count == 2)
+            #expect(try Transport.json(result.data)["data"] as? String == "streamed payload")
+            #expect(stream.rewinds >= 1)
+        }
+
         @Test("credentials and cookies are dropped when a redirect leaves the origin, kept within it")
         func crossOriginHeaders() async throws {
             let session = try Transport.session()
@@ -45,10 +76,12 @@ extension TransportSuites {
             var request = try Transport.request(.httpbin, "/redirect-to?url=\(otherOrigin)")
             try request.headers.set(name: "Authorization", value: "Bearer secret")
             try request.headers.set(name: "Cookie", value: "session=1")
+            try request.headers.set(name: "Proxy-Authorization", value: "Basic cHJveHk6cHc=")
             try request.headers.set(name: "X-Kept", value: "yes")
             let crossed = try Transport.json(try await session.data(for: request).data)["headers"] as? [String: String]
             #expect(crossed?["Authorization"] == nil)
             #expect(crossed?["Cookie"] == nil)
+            #expect(crossed?["Proxy-Authorization"] == nil)
             #expect(crossed?["X-Kept"] == "yes")
 
             request.url = URL(string: "\(base.absoluteString)/redirect-to?url=/headers")!

@@ -19,7 +19,18 @@ extension TransportSuites {
             #expect(transaction.statusCode == 200)
             #expect(transaction.bytesReceived == 18)
             #expect(transaction.remoteAddress == "127.0.0.1")
+            #expect(transaction.remotePort == (try TestEnvironment.url(for: .http)).port)
+            #expect(transaction.httpVersion == "HTTP/1.1")
             #expect(transaction.total > 0)
+            // A new connection: each phase ends no earlier than the one before it.
+            #expect(!transaction.reusedConnection)
+            #expect(transaction.nameLookup >= 0 && transaction.connect > 0)
+            #expect(transaction.connect >= transaction.nameLookup)
+            #expect(transaction.timeToFirstByte >= transaction.connect)
+            #expect(transaction.total >= transaction.timeToFirstByte)
+            #expect(transaction.bytesSent == 0)
+            let again = try await session.data(for: Transport.request(.http, "/files/small.txt"))
+            #expect(again.metrics.transactions.first?.reusedConnection == true)
         }
 
         @Test("HTTPS negotiates HTTP/2 with the test CA, and fails as an untrusted chain without it")
@@ -105,6 +116,31 @@ extension TransportSuites {
             #expect(error?.code == .bodyLengthMismatch)
         }
 
+        @Test("a body stream that throws fails the upload with its own error, carrying the request")
+        func failingStream() async throws {
+            final class Failing: BodyStream {
+                let reads = Locked(0)
+                var contentLength: Int64? { nil }
+                func read(into buffer: UnsafeMutableRawBufferPointer) throws(SluiceError) -> Int {
+                    let read = reads.withLock { reads -> Int in
+                        reads += 1
+                        return reads
+                    }
+                    guard read < 3 else { throw SluiceError(.bodyStreamFailed, "the source went away") }
+                    buffer.initializeMemory(as: UInt8.self, repeating: 65)
+                    return buffer.count
+                }
+            }
+            let session = try Transport.session()
+            let request = try Transport.request(.http, "/upload", method: .post)
+            let error = await #expect(throws: SluiceError.self) {
+                try await session.upload(for: request, from: .stream(Failing()))
+            }
+            #expect(error?.code == .bodyStreamFailed)
+            #expect(error?.message.contains("the source went away") == true)
+            #expect(error?.request?.url == request.url)
+        }
+
         @Test("downloads to a file moved into place; the bytes match what nginx serves")
         func download() async throws {
             let session = try Transport.session()
@@ -151,6 +187,66 @@ extension TransportSuites {
             #expect(error?.library?.code == 18)  // CURLE_PARTIAL_FILE
         }
 
+        @Test("a server process killed during a body: connectionLost with the bytes so far, no hang, the task freed")
+        func serverKilledMidBody() async throws {
+            // A server that sends a 100 MB body slowly, for at most 30 s; killed with SIGKILL mid-body.
+            let script = """
+                import signal, socket, sys, time
+                signal.alarm(30)
+                s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(1)
+                print(s.getsockname()[1], flush=True)
+                c, _ = s.accept()
+                head = b""
+                while b"\\r\\n\\r\\n" not in head:
+                    data = c.recv(4096)
+                    if not data: sys.exit(0)
+                    head += data
+                c.sendall(b"HTTP/1.1 200 OK\\r\\nContent-Length: 104857600\\r\\n\\r\\n")
+                while True:
+                    c.sendall(b"x" * 65536); time.sleep(0.01)
+                """
+            let server = Process()
+            server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            server.arguments = ["python3", "-c", script]
+            let output = Pipe()
+            server.standardOutput = output
+            try server.run()
+            defer {
+                if server.isRunning { kill(server.processIdentifier, SIGKILL) }
+                server.waitUntilExit()
+            }
+            var line = Data()
+            while !line.contains(0x0A) {
+                let chunk = output.fileHandleForReading.availableData
+                try #require(!chunk.isEmpty, "the server script ended before it listened")
+                line.append(chunk)
+            }
+            let port = try #require(Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))
+
+            let session = try Transport.session()
+            let tracked = Locked<WeakTask?>(nil)
+            let transfer = Task {
+                try await session.data(for: HTTPRequest(url: URL(string: "http://127.0.0.1:\(port)/big")!)) { task in
+                    tracked.withLock { $0 = WeakTask(task) }
+                }
+            }
+            for _ in 0..<500 where (tracked.withLock { $0?.task }?.downloadProgress.completedUnitCount ?? 0) < 256 << 10 {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect((tracked.withLock { $0?.task }?.downloadProgress.completedUnitCount ?? 0) >= 256 << 10)
+            let killed = ContinuousClock.now
+            kill(server.processIdentifier, SIGKILL)
+            let error = await #expect(throws: SluiceError.self) { try await transfer.value }
+            #expect(ContinuousClock.now - killed < .seconds(5))
+            #expect(error?.code == .connectionLost)
+            #expect(error?.response?.statusCode == 200)
+            // The bytes so far, cut to the error's body limit.
+            #expect(error?.body?.count == SluiceError.bodyLimit && error?.isBodyTruncated == true)
+            for _ in 0..<100 where tracked.withLock({ $0?.task }) != nil { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(tracked.withLock { $0?.task } == nil, "the failed task is still referenced")
+            #expect(session.tasks.isEmpty)
+        }
+
         @Test("streams a body in chunks with back-pressure while the consumer is slow")
         func streaming() async throws {
             let session = try Transport.session { $0.streamBufferLimit = 64 * 1024 }
@@ -164,6 +260,24 @@ extension TransportSuites {
                 if chunks % 64 == 0 { try await Task.sleep(for: .milliseconds(5)) }
             }
             #expect(received == (try Transport.servedFile("16m.bin")))
+        }
+
+        @Test("a stream nobody reads pauses its transfer at the buffer limit")
+        func streamPauses() async throws {
+            let session = try Transport.session { $0.streamBufferLimit = 256 * 1024 }
+            let tracked = Locked<SessionTask?>(nil)
+            let (stream, _) = try await session.bytes(for: Transport.request(.http, "/files/16m.bin"))
+            tracked.withLock { $0 = session.tasks.first }
+            let task = try #require(tracked.withLock { $0 })
+            try await Task.sleep(for: .milliseconds(500))
+            // Paused: the limit plus what curl had in hand when it paused (its 512 KiB buffer), not 16 MiB.
+            let early = task.downloadProgress.completedUnitCount
+            #expect(early <= 1 << 20, "\(early) bytes received while nobody read")
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(task.downloadProgress.completedUnitCount == early)
+            var total = 0
+            for try await chunk in stream { total += chunk.count }
+            #expect(total == 16 << 20)
         }
 
         @Test("dropping a stream early cancels its transfer")

@@ -49,3 +49,8 @@ enum Transport {
     }
 }
 
+/// A weak reference to a task, for checking that nothing keeps it alive.
+struct WeakTask: @unchecked Sendable {
+    weak var task: SessionTask?
+    init(_ task: SessionTask) { self.task = task }
+}

@@ -261,10 +261,28 @@ nginx_locations() {
             root "$WWW_DIR";
         }
 
-        # The same files at 2 MB/s, for tests that act while a transfer runs.
+        # The same files at 2 MB/s (per request), for tests that act while a transfer runs; each
+        # response names its connection (nginx's serial number) in X-Connection.
         location /slow/files/ {
             alias "$WWW_DIR/files/";
             limit_rate 2m;
+            add_header X-Connection \$connection;
+        }
+
+        # The same files at 256 KB/s per request: after nginx's first second's worth, 1m.bin takes
+        # two to three seconds more.
+        location /slower/files/ {
+            alias "$WWW_DIR/files/";
+            limit_rate 256k;
+            add_header X-Connection \$connection;
+        }
+
+        # The same files, 2,000 responses a second at most (queued, not refused), each naming its
+        # connection: many requests stay in flight together however fast the client is.
+        location /paced/files/ {
+            alias "$WWW_DIR/files/";
+            limit_req zone=paced burst=100000;
+            add_header X-Connection \$connection;
         }
 
         # The same files from a server that ignores Range: always 200 with the whole body.
@@ -406,6 +424,9 @@ http {
     ssl_protocols TLSv1.2 TLSv1.3;
     ssl_session_cache shared:SLUICE_SSL:1m;
     ssl_session_timeout 10m;
+
+    # Requests to /paced/ wait their turn: 2,000 a second per server.
+    limit_req_zone \$server_port zone=paced:1m rate=2000r/s;
 
     # The byte count that the /upload locations pass to the sink; 0 for a
     # request without a body.
