@@ -32,33 +32,37 @@ extension TransportSuites {
             #expect(connections.count <= 100 && connections.count >= 50, "\(connections.count) connections")
         }
 
-        @Test("cancelling half of 200 slow tasks mid-flight: those end cancelled, the rest complete")
+        @Test("cancelling half of 1,000 tasks in flight: those end cancelled, the rest complete")
         func cancelHalf() async throws {
-            let session = try Transport.session { $0.maximumConnectionsPerHost = 200 }
-            let request = try Transport.request(.httpbin, "/drip?duration=1&numbytes=4&delay=0")
+            let session = try Transport.session { $0.maximumConnectionsPerHost = 100 }
+            // nginx answers 2,000 a second at most, so most are still waiting when the cancels come.
+            let request = try Transport.request(.http, "/paced/files/1k.bin")
             let outcomes = Locked<[Int: Result<Int, SluiceError>]>([:])
-            let tasks = (0..<200).map { index in
+            let tasks = (0..<1_000).map { index in
                 session.dataTask(with: request) { result in
                     outcomes.withLock { $0[index] = result.map(\.data.count) }
                 }
             }
             tasks.forEach { $0.resume() }
-            try await Task.sleep(for: .milliseconds(300))
             for (index, task) in tasks.enumerated() where index.isMultiple(of: 2) { task.cancel() }
-            for _ in 0..<300 where outcomes.withLock({ $0.count }) < 200 { try await Task.sleep(for: .milliseconds(50)) }
+            for _ in 0..<600 where outcomes.withLock({ $0.count }) < 1_000 { try await Task.sleep(for: .milliseconds(50)) }
             let results = outcomes.withLock { $0 }
-            #expect(results.count == 200)
+            #expect(results.count == 1_000)
+            var cancelled = 0
             for (index, result) in results {
                 switch result {
                 case .success(let count):
-                    #expect(!index.isMultiple(of: 2), "task \(index) should have been cancelled")
-                    #expect(count == 4)
+                    // A task asked to cancel may have completed first; every other one must complete.
+                    #expect(count == 1 << 10)
                 case .failure(let error):
                     #expect(index.isMultiple(of: 2), "task \(index) failed: \(error)")
                     #expect(error.code == .cancelled)
+                    cancelled += 1
                 }
             }
+            #expect(cancelled >= 400, "only \(cancelled) of 500 were still in flight when cancelled")
             #expect(tasks.allSatisfy { $0.state == .completed })
+            #expect(session.tasks.isEmpty)
         }
 
         @Test("cancelling the calling Swift task cancels the transfer")

@@ -16,12 +16,31 @@ extension TransportSuites {
 
         static func sha256(ofFile path: String) throws -> String { try FileDigest.sha256(ofFile: path) }
 
+        /// How much the process's peak resident memory grows while `body` runs: the peak is reset first
+        /// (`/proc/self/clear_refs`). Other suites may run meanwhile, so only a large growth means much.
+        static func peakGrowth(_ body: () async throws -> Void) async throws -> Int {
+            func peak() throws -> Int {
+                let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+                let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") })
+                return try #require(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])) * 1024
+            }
+            try "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+            let before = try peak()
+            try await body()
+            return try peak() - before
+        }
+
         @Test("a 1 GiB download is written as it arrives and matches by size and SHA-256")
         func download() async throws {
             let session = try Transport.session()
             let target = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("sluice-1g-\(UUID())")
             defer { try? FileManager.default.removeItem(at: target) }
-            let result = try await session.download(for: Transport.request(.http, "/files/1g.bin")) { _, _ in target }
+            var downloaded: DownloadResponse?
+            let growth = try await Self.peakGrowth {
+                downloaded = try await session.download(for: Transport.request(.http, "/files/1g.bin")) { _, _ in target }
+            }
+            let result = try #require(downloaded)
+            #expect(growth < 256 << 20, "peak memory grew by \(growth >> 20) MiB")
             let size = try FileManager.default.attributesOfItem(atPath: target.path)[.size] as? Int
             #expect(size == 1 << 30)
             #expect(try Self.sha256(ofFile: target.path) == Self.expectedDigest("1g.bin"))
@@ -34,7 +53,10 @@ extension TransportSuites {
             let stream = try FileBodyStream(path: Transport.servedFilePath("1g.bin"))
             var request = try Transport.request(.httpbin, "/sluice/sha256", method: .put)
             try request.headers.set(name: "Content-Type", value: "application/octet-stream")
-            let result = try await session.upload(for: request, from: .stream(stream))
+            var uploaded: DataResponse?
+            let growth = try await Self.peakGrowth { uploaded = try await session.upload(for: request, from: .stream(stream)) }
+            let result = try #require(uploaded)
+            #expect(growth < 256 << 20, "peak memory grew by \(growth >> 20) MiB")
             let echo = try Transport.json(result.data)
             #expect(echo["received"] as? Int == 1 << 30)
             #expect(echo["sha256"] as? String == (try Self.expectedDigest("1g.bin")))

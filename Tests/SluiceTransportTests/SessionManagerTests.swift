@@ -49,6 +49,22 @@ extension TransportSuites {
             #expect(error?.library?.library == "libcurl")
         }
 
+        @Test("the HTTP version preference: 1.1 even where TLS offers 2; 2 with prior knowledge in clear text")
+        func versionPreference() async throws {
+            let http1 = try Transport.session { $0.httpVersion = .http1_1 }
+            let overTLS = try await http1.data(for: Transport.request(.https, "/status"))
+            #expect(overTLS.response.httpVersion == .http1_1)
+            let http2 = try Transport.session { $0.httpVersion = .http2 }
+            let clear = try await http2.data(for: Transport.request(.h2c, "/files/1k.bin"))
+            #expect(clear.response.httpVersion == .http2)
+            #expect(clear.data == (try Transport.servedFile("1k.bin")))
+            // The default asks for HTTP/2 over TLS only: in clear text it speaks 1.1, which this server
+            // (prior knowledge only) does not understand.
+            let byDefault = try Transport.session()
+            let plain = try? await byDefault.data(for: Transport.request(.h2c, "/status"))
+            #expect(plain?.response.statusCode != 200)
+        }
+
         @Test("HTTP error statuses are responses, not errors")
         func errorStatus() async throws {
             let session = try Transport.session()

@@ -90,6 +90,19 @@ extension TransportSuites {
             #expect(error?.code == .connectTimedOut)
         }
 
+        @Test("a host name that cannot be resolved is cannotResolveHost with libcurl's code")
+        func unresolvable() async throws {
+            // A 64-character label: the resolver refuses it without asking a DNS server.
+            let host = String(repeating: "a", count: 64) + ".invalid"
+            let session = try Transport.session()
+            let error = await #expect(throws: SluiceError.self) {
+                try await session.data(for: HTTPRequest(url: URL(string: "http://\(host)/")!))
+            }
+            #expect(error?.code == .cannotResolveHost)
+            #expect(error?.library?.code == 6)
+            #expect(error?.request?.url.host == host)
+        }
+
         @Test("nothing listening is cannotConnect with libcurl's code")
         func refused() async throws {
             let server = try RawTCPServer(reply: .neverAccept)

@@ -447,6 +447,13 @@ http {
 $(nginx_locations)
     }
 
+    # HTTP/2 in clear text, with prior knowledge only (no upgrade from HTTP/1.1).
+    server {
+        listen 127.0.0.1:$H2C_PORT http2;
+        server_name sluice-h2c;
+$(nginx_locations)
+    }
+
     # HTTPS; ALPN offers h2 and http/1.1.
     server {
         listen 127.0.0.1:$https_port ssl http2;
@@ -521,7 +528,7 @@ start_nginx() {
     local attempt deadline
     for attempt in 1 2 3; do
         read -r HTTP_PORT HTTPS_PORT MTLS_PORT SINK_PORT PROXY_PORT MTLS_STRICT_PORT \
-            CHAIN_PORT SELFSIGNED_PORT WRONGHOST_PORT EXPIRED_PORT NOTYETVALID_PORT <<<"$(free_ports 11)"
+            CHAIN_PORT SELFSIGNED_PORT WRONGHOST_PORT EXPIRED_PORT NOTYETVALID_PORT H2C_PORT <<<"$(free_ports 12)"
         write_nginx_conf "$HTTP_PORT" "$HTTPS_PORT" "$MTLS_PORT" "$SINK_PORT" "$PROXY_PORT" "$MTLS_STRICT_PORT" \
             "$CHAIN_PORT" "$SELFSIGNED_PORT" "$WRONGHOST_PORT" "$EXPIRED_PORT" "$NOTYETVALID_PORT"
         : >"$NGINX_ERROR_LOG"
@@ -539,6 +546,7 @@ start_nginx() {
         # certificates are untrusted, expired or for another host on purpose.
         if wait_ready "$NGINX_PIDFILE" "$deadline" "http://127.0.0.1:$HTTP_PORT/status" &&
             wait_ready "$NGINX_PIDFILE" "$deadline" --cacert "$CA_FILE" "https://127.0.0.1:$HTTPS_PORT/status" &&
+            wait_ready "$NGINX_PIDFILE" "$deadline" --http2-prior-knowledge "http://127.0.0.1:$H2C_PORT/status" &&
             wait_ready "$NGINX_PIDFILE" "$deadline" --cacert "$CA_FILE" --cert "$CLIENT_CERT" --key "$CLIENT_KEY" \
                 "https://127.0.0.1:$MTLS_PORT/status" &&
             wait_ready "$NGINX_PIDFILE" "$deadline" --cacert "$CA_FILE" --cert "$CLIENT_CERT" --key "$CLIENT_KEY" \
@@ -610,7 +618,7 @@ KEYS=(
     SLUICE_MTLS_STRICT_URL
     SLUICE_CHAIN_URL SLUICE_SELFSIGNED_URL SLUICE_WRONGHOST_URL SLUICE_EXPIRED_URL SLUICE_NOTYETVALID_URL
     SLUICE_SERVER_CERT SLUICE_CHAIN_CERT SLUICE_SELFSIGNED_CERT SLUICE_WRONGHOST_CERT SLUICE_EXPIRED_CERT
-    SLUICE_NOTYETVALID_CERT SLUICE_CLIENT_KEY_ENCRYPTED SLUICE_CLIENT_KEY_PASSPHRASE
+    SLUICE_NOTYETVALID_CERT SLUICE_CLIENT_KEY_ENCRYPTED SLUICE_CLIENT_KEY_PASSPHRASE SLUICE_H2C_URL
 )
 SLUICE_HTTP_URL="http://127.0.0.1:$HTTP_PORT"
 SLUICE_HTTPS_URL="https://127.0.0.1:$HTTPS_PORT"
@@ -636,6 +644,7 @@ SLUICE_EXPIRED_CERT="$CERTS_DIR/expired.pem"
 SLUICE_NOTYETVALID_CERT="$CERTS_DIR/notyetvalid.pem"
 SLUICE_CLIENT_KEY_ENCRYPTED="$CERTS_DIR/client-encrypted.key"
 SLUICE_CLIENT_KEY_PASSPHRASE="sluice-test-passphrase"
+SLUICE_H2C_URL="http://127.0.0.1:$H2C_PORT"
 
 {
     echo "# Written by Tools/testenv/start.sh; removed by stop.sh."

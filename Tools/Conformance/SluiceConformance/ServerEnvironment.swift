@@ -30,6 +30,8 @@ public struct ServerEnvironment: Sendable, Codable, Hashable {
         case expired = "SLUICE_EXPIRED_URL"
         /// nginx serving a certificate from the test CA that is not valid yet.
         case notYetValid = "SLUICE_NOTYETVALID_URL"
+        /// nginx over HTTP/2 in clear text, with prior knowledge.
+        case h2c = "SLUICE_H2C_URL"
 
         /// A name for people: `nginx (HTTP)`, `httpbin`.
         public var displayName: String {
@@ -44,6 +46,7 @@ public struct ServerEnvironment: Sendable, Codable, Hashable {
             case .wrongHost: "nginx (wrong host name)"
             case .expired: "nginx (expired certificate)"
             case .notYetValid: "nginx (certificate not yet valid)"
+            case .h2c: "nginx (HTTP/2 in clear text)"
             }
         }
     }
@@ -83,7 +86,7 @@ public struct ServerEnvironment: Sendable, Codable, Hashable {
         case .wrongHost: values["SLUICE_WRONGHOST_CERT"]
         case .expired: values["SLUICE_EXPIRED_CERT"]
         case .notYetValid: values["SLUICE_NOTYETVALID_CERT"]
-        case .http, .httpbin: nil
+        case .http, .httpbin, .h2c: nil
         }
     }
 
