@@ -20,6 +20,15 @@ extension TransportSuites {
             #expect(ContinuousClock.now - started < .seconds(4))
         }
 
+        @Test("a body that trickles, a byte every 1.5 s, is not idle under a 2.5 s idle timeout")
+        func trickleIsNotIdle() async throws {
+            let session = try Transport.session { $0.idleTimeout = 2.5 }
+            let started = ContinuousClock.now
+            let result = try await session.data(for: Transport.request(.httpbin, "/drip?duration=4.5&numbytes=3&delay=0"))
+            #expect(result.data.count == 3)
+            #expect(ContinuousClock.now - started >= .seconds(3))
+        }
+
         @Test("a transfer longer than the resource timeout is a resource timeout")
         func resource() async throws {
             let session = try Transport.session { $0.resourceTimeout = 1.5 }

@@ -41,6 +41,8 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
     private var cookiePool: [UnsafeMutableRawPointer] = []
     /// Transfers paused by a self-pacing body stream, resumed when their time comes.
     private var paced: [Transfer] = []
+    /// When ``failIdleTransfers()`` looks next; `nil` while no transfer has an idle timeout.
+    private var nextIdleCheck: ContinuousClock.Instant?
     private var stopping: Bool?  // nil: running; true: cancel everything; false: drain
     /// Transfers that ended in this turn of the loop, handed to their completions together.
     private var ended: [(Transfer, Transfer.Ending)] = []
@@ -113,6 +115,7 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
                 guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
                 finish(easy, code: message.pointee.data.result)
             }
+            failIdleTransfers()
             deliverEnded()
             // Sleep only when no command arrived meanwhile; submitters wake the poll once it is set.
             let idle = commands.withLock { state -> Bool in
@@ -186,11 +189,34 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
     /// Notes a transfer whose body stream asked to wait (engine thread, from curl's read callback).
     func pausedForPacing(_ transfer: Transfer) { paced.append(transfer) }
 
-    /// How long the engine may sleep: a second, or less when a paced upload is due sooner.
-    private func pollTimeout() -> Int32 {
-        guard !paced.isEmpty else { return 1000 }
+    /// Ends the transfers that moved no byte for their idle timeout; looks again in a quarter of the
+    /// shortest idle timeout (between 50 ms and a second).
+    private func failIdleTransfers() {
+        guard !active.isEmpty else { return nextIdleCheck = nil }
         let now = ContinuousClock.now
+        if let next = nextIdleCheck, now < next { return }
+        var shortest = TimeInterval.infinity
+        var idle: [(UnsafeMutableRawPointer, Transfer)] = []
+        for (easy, transfer) in active where transfer.idleTimeout > 0 {
+            shortest = min(shortest, transfer.idleTimeout)
+            if transfer.isIdle(at: now) { idle.append((easy, transfer)) }
+        }
+        nextIdleCheck = shortest.isFinite ? now + .milliseconds(Int(max(50, min(1000, shortest * 250)))) : nil
+        for (easy, transfer) in idle {
+            curl_multi_remove_handle(multi, easy)
+            complete(transfer, easy: easy, result: .failure(transfer.idleError()))
+        }
+    }
+
+    /// How long the engine may sleep: a second, or less when a paced upload or an idle check is due sooner.
+    private func pollTimeout() -> Int32 {
         var timeout: Int32 = 1000
+        if let next = nextIdleCheck {
+            let milliseconds = max(0, (next - ContinuousClock.now) / .milliseconds(1)).rounded(.up)
+            timeout = min(timeout, Int32(milliseconds))
+        }
+        guard !paced.isEmpty else { return timeout }
+        let now = ContinuousClock.now
         for transfer in paced {
             guard let due = transfer.pacedUntil else { continue }
             let milliseconds = max(0, (due - now) / .milliseconds(1)).rounded(.up)

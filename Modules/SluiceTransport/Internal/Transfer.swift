@@ -122,6 +122,13 @@ final class Transfer: @unchecked Sendable {
     /// When the first attempt was configured: the resource timeout counts the whole task from here,
     /// redirects and authentication rounds included.
     private var startedAt: ContinuousClock.Instant?
+    /// Seconds without a byte moving (once connected) after which the task fails: the request's own
+    /// timeout, else the session's idle timeout; 0 for none.
+    let idleTimeout: TimeInterval
+    /// The bytes this attempt had moved (head and body, both ways) when the engine last looked, and
+    /// since when that count has stood still; -1: not looked at yet.
+    private var idleCount: Int64 = -1
+    private var idleSince = ContinuousClock.Instant.now
     /// Whether a followed redirect left the original request's origin: the session's default
     /// `Authorization`, `Cookie` and `Proxy-Authorization` are no longer sent.
     private var leftOriginalOrigin = false
@@ -150,6 +157,7 @@ final class Transfer: @unchecked Sendable {
         self.completion = completion
         self.originalURL = request.url
         self.credential = configuration.value.credential
+        self.idleTimeout = max(0, request.timeout ?? configuration.value.idleTimeout)
         self.prepared = Prepared(request: request, configuration: configuration)
         // The head's buffer is made here, on the thread that starts the task, not by the engine.
         pendingFieldLines.reserveCapacity(512)
@@ -309,13 +317,10 @@ final class Transfer: @unchecked Sendable {
         case .http2: sluice_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, SLUICE_CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE)
         }
 
-        // Timeouts: connect, idle (no progress for N seconds), whole resource.
+        // Timeouts: connect and whole resource here; idle (no byte for N seconds) is the engine's watch
+        // (see ``isIdle(at:)``).
         sluice_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(configuration.connectTimeout))
-        let idle = request.timeout ?? configuration.idleTimeout
-        if idle > 0 {
-            sluice_easy_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, 1)
-            sluice_easy_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, max(1, Int(idle.rounded(.up))))
-        }
+        idleCount = -1
         if let resource = configuration.resourceTimeout {
             // What is left of the task's time: a redirect or an authentication round does not restart it.
             let left = resource - Self.seconds(now - (startedAt ?? now))
@@ -850,6 +855,41 @@ final class Transfer: @unchecked Sendable {
         func port(_ url: URL) -> Int? { url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80) }
         return a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased()
             && port(a) == port(b)
+    }
+
+    // MARK: Idle timeout
+
+    /// Whether the transfer has moved no byte for its idle timeout, as of `now` (engine thread). The
+    /// count stands still while the connection is being made (the connect timeout covers that), while
+    /// the task is suspended, and while it waits for its reader or its paced body stream: the clock then
+    /// starts over.
+    func isIdle(at now: ContinuousClock.Instant) -> Bool {
+        guard idleTimeout > 0, let easy else { return false }
+        var count: Int64 = -1
+        if !isSuspended, !isPausedByStream, pacedUntil == nil {
+            var connected: curl_off_t = 0
+            sluice_easy_getinfo_off_t(easy, CURLINFO_PRETRANSFER_TIME_T, &connected)
+            if connected > 0 {
+                var head = 0
+                var down: curl_off_t = 0
+                var up: curl_off_t = 0
+                sluice_easy_getinfo_long(easy, CURLINFO_HEADER_SIZE, &head)
+                sluice_easy_getinfo_off_t(easy, CURLINFO_SIZE_DOWNLOAD_T, &down)
+                sluice_easy_getinfo_off_t(easy, CURLINFO_SIZE_UPLOAD_T, &up)
+                count = Int64(head) + Int64(down) + Int64(up)
+            }
+        }
+        if count < 0 || count != idleCount {
+            idleCount = count
+            idleSince = now
+            return false
+        }
+        return Self.seconds(now - idleSince) >= idleTimeout
+    }
+
+    /// The error of a transfer that was idle too long.
+    func idleError() -> SluiceError {
+        attach(SluiceError(.idleTimedOut, "no bytes moved for longer than the idle timeout (\(idleTimeout) s)"))
     }
 
     // MARK: Metrics
