@@ -21,7 +21,8 @@ extension TransportSuites {
                 }
             }
             tasks.forEach { $0.resume() }
-            #expect(session.tasks.count == 1_000 - outcomes.withLock { $0.count })
+            // All resumed while most are still waiting for their answer.
+            #expect(session.tasks.count > 800)
             #expect(outcomes.withLock { $0.count } < 200, "the answers came too fast to have 1,000 in flight")
             for _ in 0..<1_200 where outcomes.withLock({ $0.count }) < 1_000 { try await Task.sleep(for: .milliseconds(50)) }
             let results = try outcomes.withLock { $0 }.map { try $0.get() }

@@ -85,8 +85,6 @@ final class MinimalCurlEngine: @unchecked Sendable {
                 // The options Sluice sets for a GET with its default configuration.
                 bench_easy_setopt_pointer(easy, CURLOPT_SHARE, UnsafeMutableRawPointer(share))
                 bench_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, 30_000)
-                bench_easy_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, 1)
-                bench_easy_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, 60)
                 bench_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errors)
                 bench_easy_setopt_data_callback(easy, CURLOPT_HEADERFUNCTION) { _, size, count, _ in size * count }
                 bench_easy_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION) { _, size, count, context in
