@@ -360,6 +360,33 @@ extension TransportSuites {
             }
         }
 
+        @Test("resuming a whole file (416) delivers it as it is; an error status leaves the partial file alone")
+        func resumeEdgeStatuses() async throws {
+            let session = try Transport.session()
+            let served = try Transport.servedFile("64k.bin")
+            let whole = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-whole-\(UUID())")
+            try served.write(to: whole)
+            let target = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-resumed-\(UUID())")
+            defer { try? FileManager.default.removeItem(at: target) }
+            let complete = try await session.download(
+                resumingWith: ResumeData(url: try Transport.request(.http, "/files/64k.bin").url, headers: [:], partialFilePath: whole.path, validator: nil)
+            ) { _, _ in target }
+            #expect(complete.response.statusCode == 416)
+            #expect(try Data(contentsOf: target) == served)
+
+            let partial = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-partial-\(UUID())")
+            defer { try? FileManager.default.removeItem(at: partial) }
+            try served.prefix(1000).write(to: partial)
+            let errorPage = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-404-\(UUID())")
+            defer { try? FileManager.default.removeItem(at: errorPage) }
+            let missing = try await session.download(
+                resumingWith: ResumeData(url: try Transport.request(.http, "/files/gone.bin").url, headers: [:], partialFilePath: partial.path, validator: nil)
+            ) { _, _ in errorPage }
+            #expect(missing.response.statusCode == 404)
+            #expect(String(decoding: try Data(contentsOf: errorPage), as: UTF8.self).contains("404"))
+            #expect(try Data(contentsOf: partial) == served.prefix(1000))
+        }
+
         @Test("bytes(for:) from a Swift task cancelled already, or on an invalidated session, fails at once")
         func bytesEndedBeforeWaiting() async throws {
             let session = try Transport.session()

@@ -33,18 +33,22 @@ struct ResponseHead: Sendable {
         return HTTPResponse(statusCode: statusCode, headers: headers, url: url, httpVersion: httpVersion)
     }
 
-    /// The first byte position of a `Content-Range: bytes FIRST-LAST/LENGTH` field; `nil` without one.
-    var contentRangeStart: Int64? {
-        var start: Int64?
+    /// The first `Content-Range: bytes FIRST-LAST/LENGTH` (or `bytes */LENGTH`) field's first byte
+    /// position and complete length, each `nil` when absent or `*`; `nil` without such a field.
+    var contentRange: (first: Int64?, length: Int64?)? {
+        var range: (first: Int64?, length: Int64?)?
         fieldLines.withUnsafeBytes { bytes in
             Self.forEachLine(bytes) { line in
-                guard start == nil, let value = HTTPHeader.value(inFieldLine: line, named: "Content-Range") else { return }
+                guard range == nil, let value = HTTPHeader.value(inFieldLine: line, named: "Content-Range") else { return }
                 let text = String(decoding: value, as: UTF8.self)
-                guard text.lowercased().hasPrefix("bytes "), let dash = text.firstIndex(of: "-") else { return }
-                start = Int64(text[text.index(text.startIndex, offsetBy: 6)..<dash].trimmingCharacters(in: .whitespaces))
+                guard text.lowercased().hasPrefix("bytes ") else { return }
+                let spec = text.dropFirst(6).trimmingCharacters(in: .whitespaces)
+                let parts = spec.split(separator: "/", maxSplits: 1)
+                guard parts.count == 2 else { return }
+                range = (parts[0].split(separator: "-").first.flatMap { Int64($0) }, Int64(parts[1]))
             }
         }
-        return start
+        return range
     }
 
     /// Calls `body` with each line.

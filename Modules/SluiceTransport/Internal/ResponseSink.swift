@@ -39,46 +39,73 @@ final class MemorySink: ResponseSink, @unchecked Sendable {
 
 /// Writes the body to a file descriptor as it arrives.
 final class FileSink: ResponseSink, @unchecked Sendable {
-    let path: String
+    /// The file the download is in. A resumed download's partial file, unless the server's answer was
+    /// neither its continuation nor the whole resource: that answer gets a file of its own.
+    var path: String { shared.withLock { $0.path } }
+    /// Whether a failed or cancelled download keeps its partial file (for resume data).
+    var keepsPartialFile: Bool {
+        get { shared.withLock { $0.keepsPartialFile } }
+        set { shared.withLock { $0.keepsPartialFile = newValue } }
+    }
+    /// Read from other threads while the engine writes (cancelling with resume data).
+    private let shared: Locked<(path: String, keepsPartialFile: Bool)>
     private var descriptor: Int32 = -1
     /// Bytes already in the file when resuming; the response must then be `206` from that offset.
     private(set) var resumeOffset: Int64
     private(set) var bytesWritten: Int64 = 0
-    /// Whether a failed or cancelled download keeps its partial file (for resume data).
-    var keepsPartialFile: Bool {
-        get { keep.withLock { $0 } }
-        set { keep.withLock { $0 = newValue } }
-    }
-    private let keep = Locked(false)
+    /// Whether this response's body is thrown away: a `416` saying the partial file is whole already.
+    private var discardsBody = false
 
     init(path: String, resumeOffset: Int64) {
-        self.path = path
+        self.shared = Locked((path, false))
         self.resumeOffset = resumeOffset
     }
 
     deinit { closeFile() }
 
     func begin(_ head: ResponseHead) throws(SluiceError) {
-        // A server that ignores Range (or whose resource changed, with If-Range) answers 200 with the
-        // whole body: the file starts over. A 206 must continue exactly where the file ends.
-        let appending = resumeOffset > 0 && head.statusCode == 206
-        if appending, let start = head.contentRangeStart, start != resumeOffset {
-            // The file is untouched: it stays for another try.
-            keepsPartialFile = true
-            throw SluiceError(.downloadFailed, "the server resumed from byte \(start), not from byte \(resumeOffset) where the file ends")
-        }
-        if !appending { resumeOffset = 0 }
         closeFile()
+        bytesWritten = 0
+        discardsBody = false
+        var appending = false
+        if resumeOffset > 0 {
+            switch head.statusCode {
+            case 206:
+                // It must continue exactly where the file ends.
+                if let start = head.contentRange?.first, start != resumeOffset {
+                    // The file is untouched: it stays for another try.
+                    keepsPartialFile = true
+                    throw SluiceError(
+                        .downloadFailed, "the server resumed from byte \(start), not from byte \(resumeOffset) where the file ends")
+                }
+                appending = true
+            case 200:
+                // A server that ignores Range (or whose resource changed, with If-Range) sends the whole
+                // body: the file starts over.
+                resumeOffset = 0
+            case 416 where head.contentRange?.length == resumeOffset:
+                // The partial file is the whole resource already.
+                discardsBody = true
+                return
+            default:
+                // Another answer (an error status): delivered in a file of its own, the partial file left
+                // as it is for another try.
+                resumeOffset = 0
+                let own = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-download-\(UUID().uuidString)").path
+                shared.withLock { $0.path = own }
+            }
+        }
+        let path = self.path
         descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (appending ? O_APPEND : O_TRUNC), 0o644)
         guard descriptor >= 0 else {
             throw SluiceError(.downloadFailed, "cannot open \(path) for writing: \(String(cString: strerror(errno)))")
         }
-        bytesWritten = 0
     }
 
     func shouldPause() -> Bool { false }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(SluiceError) {
+        if discardsBody { return }
         var offset = 0
         while offset < bytes.count {
             let count = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
