@@ -494,6 +494,11 @@ public final class SessionManager: Sendable, TaskController {
     ) async throws(SluiceError) -> DownloadResponse {
         let sink = Self.downloadSink(resuming: resumeData)
         var request = request
+        if resumeData != nil {
+            // The saved headers may hold the range of an earlier resume; this one asks from the file's size.
+            request.headers.remove("Range")
+            request.headers.remove("If-Range")
+        }
         if sink.resumeOffset > 0 {
             // The range is asked for here, not with curl's resume option: curl fails a resumed transfer
             // whose server answers 200 (CURLE_RANGE_ERROR), where the file should start over.

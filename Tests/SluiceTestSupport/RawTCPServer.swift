@@ -20,6 +20,9 @@ public final class RawTCPServer: @unchecked Sendable {
         case bytes(Data)
         /// Reads the request head, waits, then writes these bytes and closes.
         case delayedBytes(Data, after: Duration)
+        /// Answers the first connection with the first reply, the second with the second, and so on; every
+        /// later connection with the last.
+        case replies([Data])
         /// Never accepts: connections wait in the listen backlog (TCP completes, nothing answers).
         case neverAccept
         /// Accepts and reads, and never answers.
@@ -39,6 +42,7 @@ public final class RawTCPServer: @unchecked Sendable {
     /// Connections waiting for their answer, and the most there were at once.
     private var waiting = 0
     private var peak = 0
+    private var accepted = 0
 
     /// The most connections that were open at once waiting for their answer (one that got its answer
     /// no longer counts, though this end may not have closed it yet).
@@ -104,22 +108,35 @@ public final class RawTCPServer: @unchecked Sendable {
         defer { close(descriptor) }
         while true {
             let connection = accept(descriptor, nil, nil)
-            guard connection >= 0 else { return }
+            guard connection >= 0 else {
+                let failure = errno
+                // The listening descriptor is closed (by this loop's end) only once stop() has shut it
+                // down: an error before that (a signal, an aborted connection, no descriptors left) waits
+                // and tries again, so stop() never shuts down a number another socket may have taken.
+                lock.lock()
+                let isStopped = stopped
+                lock.unlock()
+                if isStopped { return }
+                usleep(failure == EINTR ? 0 : 10_000)
+                continue
+            }
             lock.lock()
             if stopped { lock.unlock(); close(connection); return }
             connections.append(connection)
             waiting += 1
             peak = max(peak, waiting)
+            let index = accepted
+            accepted += 1
             lock.unlock()
             // Each connection on its own thread, so connections are served at the same time.
-            let thread = Thread { [self] in answer(connection) }
+            let thread = Thread { [self] in answer(connection, index: index) }
             thread.start()
         }
     }
 
     /// Reads the request head and answers as ``Behavior`` says, then closes the connection (a silent
     /// one once the client or ``stop()`` ends it).
-    private func answer(_ connection: Int32) {
+    private func answer(_ connection: Int32, index: Int) {
         readHead(connection)
         func reply(_ data: Data) {
             lock.lock()
@@ -133,6 +150,8 @@ public final class RawTCPServer: @unchecked Sendable {
         case .delayedBytes(let data, let delay):
             Thread.sleep(forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18)
             reply(data)
+        case .replies(let replies):
+            reply(replies.isEmpty ? Data() : replies[min(index, replies.count - 1)])
         case .neverAccept, .silent:
             var byte: UInt8 = 0
             while recv(connection, &byte, 1, 0) > 0 {}

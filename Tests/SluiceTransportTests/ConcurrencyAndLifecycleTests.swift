@@ -387,6 +387,27 @@ extension TransportSuites {
             #expect(try Data(contentsOf: partial) == served.prefix(1000))
         }
 
+        @Test("a resumed download answered 401, then 206 once the challenge handler gave credentials, continues the file")
+        func resumeAfterChallenge() async throws {
+            let server = try RawTCPServer(reply: .replies([
+                Data("HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Basic realm=\"x\"\r\nContent-Length: 12\r\nConnection: close\r\n\r\nno, not you".utf8) + Data("\n".utf8),
+                Data("HTTP/1.1 206 Partial Content\r\nContent-Range: bytes 10-19/20\r\nContent-Length: 10\r\nConnection: close\r\n\r\n0123456789".utf8),
+            ]))
+            defer { server.stop() }
+            let session = try Transport.session {
+                $0.authenticationChallengeHandler = { _, _ in Credential(user: "user", password: "passwd", schemes: [.basic]) }
+            }
+            let partial = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-partial-\(UUID())")
+            try Data("abcdefghij".utf8).write(to: partial)
+            let target = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-resumed-\(UUID())")
+            defer { try? FileManager.default.removeItem(at: target) }
+            let resumed = try await session.download(
+                resumingWith: ResumeData(url: server.url.appendingPathComponent("file"), headers: ["Range": "bytes=3-"], partialFilePath: partial.path, validator: nil)
+            ) { _, _ in target }
+            #expect(resumed.response.statusCode == 206)
+            #expect(String(decoding: try Data(contentsOf: target), as: UTF8.self) == "abcdefghij0123456789")
+        }
+
         @Test("bytes(for:) from a Swift task cancelled already, or on an invalidated session, fails at once")
         func bytesEndedBeforeWaiting() async throws {
             let session = try Transport.session()

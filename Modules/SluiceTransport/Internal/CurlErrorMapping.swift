@@ -38,10 +38,12 @@ enum CurlErrorMapping {
         case CURLE_COULDNT_CONNECT:
             return (.cannotConnect, "cannot connect to the host")
         case CURLE_OPERATION_TIMEDOUT:
-            if !connected { return (.connectTimedOut, "the connection was not made in time") }
-            if let resourceTimeout, elapsed >= resourceTimeout * 0.98, !message.contains("too slow") {
+            // The task's time ran out, whatever phase the attempt was in (a late redirect hop gets only
+            // what is left of it, and may still be connecting).
+            if let resourceTimeout, elapsed >= resourceTimeout * 0.98 {
                 return (.resourceTimedOut, "the transfer took longer than \(resourceTimeout) s")
             }
+            if !connected { return (.connectTimedOut, "the connection was not made in time") }
             return (.idleTimedOut, "no bytes moved for longer than the idle timeout")
         case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
             return (.pinnedKeyMismatch, "the server's public key matches no pinned key")

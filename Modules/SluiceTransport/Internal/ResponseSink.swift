@@ -39,8 +39,8 @@ final class MemorySink: ResponseSink, @unchecked Sendable {
 
 /// Writes the body to a file descriptor as it arrives.
 final class FileSink: ResponseSink, @unchecked Sendable {
-    /// The file the download is in. A resumed download's partial file, unless the server's answer was
-    /// neither its continuation nor the whole resource: that answer gets a file of its own.
+    /// The file the download is in: the resumed download's partial file, unless the answer was neither
+    /// its continuation nor the whole resource (an error status), which gets a file of its own.
     var path: String { shared.withLock { $0.path } }
     /// Whether a failed or cancelled download keeps its partial file (for resume data).
     var keepsPartialFile: Bool {
@@ -49,15 +49,19 @@ final class FileSink: ResponseSink, @unchecked Sendable {
     }
     /// Read from other threads while the engine writes (cancelling with resume data).
     private let shared: Locked<(path: String, keepsPartialFile: Bool)>
+    /// The file given at the start, and the bytes it held then: every response (after an authentication
+    /// round, say) is decided against these.
+    private let givenPath: String
+    /// Bytes already in the file when resuming; the answer is then expected as `206` from there.
+    let resumeOffset: Int64
     private var descriptor: Int32 = -1
-    /// Bytes already in the file when resuming; the response must then be `206` from that offset.
-    private(set) var resumeOffset: Int64
     private(set) var bytesWritten: Int64 = 0
     /// Whether this response's body is thrown away: a `416` saying the partial file is whole already.
     private var discardsBody = false
 
     init(path: String, resumeOffset: Int64) {
         self.shared = Locked((path, false))
+        self.givenPath = path
         self.resumeOffset = resumeOffset
     }
 
@@ -67,6 +71,12 @@ final class FileSink: ResponseSink, @unchecked Sendable {
         closeFile()
         bytesWritten = 0
         discardsBody = false
+        // An earlier response of this task (a 401 before its retry) may have had a file of its own.
+        let earlier = shared.withLock { state -> String? in
+            defer { state.path = givenPath }
+            return state.path == givenPath ? nil : state.path
+        }
+        if let earlier { unlink(earlier) }
         var appending = false
         if resumeOffset > 0 {
             switch head.statusCode {
@@ -82,7 +92,7 @@ final class FileSink: ResponseSink, @unchecked Sendable {
             case 200:
                 // A server that ignores Range (or whose resource changed, with If-Range) sends the whole
                 // body: the file starts over.
-                resumeOffset = 0
+                break
             case 416 where head.contentRange?.length == resumeOffset:
                 // The partial file is the whole resource already.
                 discardsBody = true
@@ -90,7 +100,6 @@ final class FileSink: ResponseSink, @unchecked Sendable {
             default:
                 // Another answer (an error status): delivered in a file of its own, the partial file left
                 // as it is for another try.
-                resumeOffset = 0
                 let own = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-download-\(UUID().uuidString)").path
                 shared.withLock { $0.path = own }
             }
