@@ -277,7 +277,7 @@ nginx_locations() {
             add_header X-Connection \$connection;
         }
 
-        # The same files, 2,000 responses a second at most (queued, not refused), each naming its
+        # The same files, 1,000 responses a second at most (queued, not refused), each naming its
         # connection: many requests stay in flight together however fast the client is.
         location /paced/files/ {
             alias "$WWW_DIR/files/";
@@ -425,8 +425,8 @@ http {
     ssl_session_cache shared:SLUICE_SSL:1m;
     ssl_session_timeout 10m;
 
-    # Requests to /paced/ wait their turn: 2,000 a second per server.
-    limit_req_zone \$server_port zone=paced:1m rate=2000r/s;
+    # Requests to /paced/ wait their turn: 1,000 a second per server.
+    limit_req_zone \$server_port zone=paced:1m rate=1000r/s;
 
     # The byte count that the /upload locations pass to the sink; 0 for a
     # request without a body.
