@@ -9,8 +9,9 @@ import Glibc
 /// Runs HTTP tasks on libcurl: data, upload, download and streaming, with an async API and a
 /// completion-handler API.
 ///
-/// A session owns one engine thread and its connections. Releasing the session cancels its running
-/// tasks and frees the thread; ``invalidate(cancelingTasks:)`` does the same on demand.
+/// A session owns one engine thread and its connections. It lives while its owner or one of its tasks
+/// holds it: released by its owner, it lets its running tasks finish, then stops the thread and frees its
+/// handles. ``invalidate(cancelingTasks:)`` ends it on demand.
 ///
 /// ```swift
 /// let session = SessionManager()
