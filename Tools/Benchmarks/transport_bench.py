@@ -71,7 +71,9 @@ def run(client, scenario, arguments):
             ["/usr/bin/time", "-f", "%U %S %M", "-o", timing] + command(client, scenario, arguments),
             capture_output=True, text=True, timeout=900)
         if process.returncode != 0:
-            return {"error": (process.stderr.strip().splitlines() or ["failed"])[-1][:120]}
+            error = (process.stderr.strip().splitlines() or ["failed"])[-1][:120]
+            print(f"    {client} failed: {error}", file=sys.stderr, flush=True)
+            return {"error": error}
         result = json.loads(process.stdout.strip().splitlines()[-1])
         if "unsupported" in result:
             return {"error": result["unsupported"]}
@@ -122,7 +124,11 @@ for title, scenario, arguments, unit in SCENARIOS:
             median([s / r for s, r in zip(sluices, rates) if s and r]) if client != "Sluice" else None)
         cpu_per_op = median([r["cpu"] / max(r["operations"], 1) * 1e6 for r in results if "error" not in r])
         rss = max(r["rss_mib"] for r in results if "error" not in r)
-        spread = f" ({min(r for r in rates if r):,.0f}–{max(rates):,.0f})" if len(results) > 1 else ""
+        measured_rates = [r for r in rates if r]
+        failed = len(rates) - len(measured_rates)
+        spread = f" ({min(measured_rates):,.0f}–{max(measured_rates):,.0f})" if len(measured_rates) > 1 else ""
+        if failed:
+            spread += f", {failed} of {len(rates)} runs failed"
         rows.append(
             f"| {title} | {client} | {value:,.0f} {unit}{spread} | {to_c:.2f}× | "
             f"{'' if sluice_over is None else f'{sluice_over:.2f}×'} | "

@@ -26,6 +26,8 @@ final class MinimalCurlEngine: @unchecked Sendable {
     private let multi: UnsafeMutableRawPointer
     private let caFile: String?
     private let state = Locked<(queue: [Request], sleeping: Bool, stopped: Bool)>(([], false, false))
+    /// Signalled when the engine thread has freed its handles.
+    private let finished = DispatchSemaphore(value: 0)
 
     init(concurrency: Int, caFile: String?) {
         curl_global_init(Int(CURL_GLOBAL_ALL))
@@ -52,9 +54,13 @@ final class MinimalCurlEngine: @unchecked Sendable {
     }
 
     /// Stops the engine thread once its transfers are done.
+    /// Stops the engine and waits until its thread has freed its handles: a process that exits while
+    /// the thread still closes TLS connections can crash in OpenSSL's exit-time cleanup (Sluice's engine
+    /// waits likewise at exit).
     func stop() {
         state.withLock { $0.stopped = true }
         curl_multi_wakeup(multi)
+        finished.wait()
     }
 
     private func run() {
@@ -132,5 +138,6 @@ final class MinimalCurlEngine: @unchecked Sendable {
         for easy in pool { curl_easy_cleanup(easy) }
         curl_multi_cleanup(multi)
         curl_share_cleanup(share)
+        finished.signal()
     }
 }
