@@ -327,10 +327,7 @@ public final class SessionManager: Sendable, TaskController {
     /// The file a download is written to: a new temporary file, or the partial file of `resumeData`
     /// (continued from its size).
     private static func downloadSink(resuming resumeData: ResumeData?) -> FileSink {
-        guard let resumeData else {
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-download-\(UUID().uuidString)").path
-            return FileSink(path: path, resumeOffset: 0)
-        }
+        guard let resumeData else { return FileSink(path: FileSink.temporaryPath(), resumeOffset: 0) }
         var info = stat()
         let offset = stat(resumeData.partialFilePath, &info) == 0 ? Int64(info.st_size) : 0
         return FileSink(path: resumeData.partialFilePath, resumeOffset: offset)

@@ -67,6 +67,11 @@ final class FileSink: ResponseSink, @unchecked Sendable {
 
     deinit { closeFile() }
 
+    /// A new file name in the temporary directory for a download.
+    static func temporaryPath() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("sluice-download-\(UUID().uuidString)").path
+    }
+
     func begin(_ head: ResponseHead) throws(SluiceError) {
         closeFile()
         bytesWritten = 0
@@ -100,7 +105,7 @@ final class FileSink: ResponseSink, @unchecked Sendable {
             default:
                 // Another answer (an error status): delivered in a file of its own, the partial file left
                 // as it is for another try.
-                let own = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-download-\(UUID().uuidString)").path
+                let own = Self.temporaryPath()
                 shared.withLock { $0.path = own }
             }
         }

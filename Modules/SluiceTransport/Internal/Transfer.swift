@@ -228,7 +228,7 @@ final class Transfer: @unchecked Sendable {
             tls = shared.tls(for: request.url)
             var defaults = shared.value.defaultHeaders
             if omittingDefaultCredentials {
-                for name in ["Authorization", "Cookie", "Proxy-Authorization"] { defaults.remove(name) }
+                for name in Transfer.originBoundHeaders { defaults.remove(name) }
             }
             var headers = defaults.merging(request.headers)
             // curl computes these from the body it sends.
@@ -841,15 +841,17 @@ final class Transfer: @unchecked Sendable {
         }
         if !Self.sameOrigin(request.url, url) {
             leftOriginalOrigin = true
-            next.headers.remove("Authorization")
-            next.headers.remove("Cookie")
-            next.headers.remove("Proxy-Authorization")
+            for name in Self.originBoundHeaders { next.headers.remove(name) }
         }
         if case .decide(_, let decide) = configuration.redirectPolicy {
             return decide(next, response)
         }
         return next
     }
+
+    /// The credentials a redirect to another origin drops: the request's own, and the session's defaults
+    /// from then on.
+    static let originBoundHeaders = ["Authorization", "Cookie", "Proxy-Authorization"]
 
     static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
         func port(_ url: URL) -> Int? { url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80) }
