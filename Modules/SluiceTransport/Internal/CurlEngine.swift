@@ -96,12 +96,22 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
         var running: Int32 = 0
         var batch: [Command] = []
         while true {
-            // Trade the empty batch for the queue: neither array is reallocated from turn to turn.
-            commands.withLock { state in swap(&state.queue, &batch) }
-            for command in batch { handle(command) }
-            // Emptied at once: a command must not keep its transfer alive past the transfer's completion
-            // (which runs elsewhere, and should free it there).
-            batch.removeAll(keepingCapacity: true)
+            // A job of a task on the engine's executor usually submits that task's next request: taking
+            // the queue again after jobs ran starts it in this turn instead of after one more
+            // `curl_multi_perform` (a few rounds at most, so jobs cannot keep curl waiting).
+            for _ in 0..<4 {
+                // Trade the empty batch for the queue: neither array is reallocated from turn to turn.
+                commands.withLock { state in swap(&state.queue, &batch) }
+                var ranJobs = false
+                for command in batch {
+                    if case .run = command { ranJobs = true }
+                    handle(command)
+                }
+                // Emptied at once: a command must not keep its transfer alive past the transfer's
+                // completion (which runs elsewhere, and should free it there).
+                batch.removeAll(keepingCapacity: true)
+                if !ranJobs { break }
+            }
             if let cancelling = stopping, active.isEmpty || cancelling {
                 if cancelling { cancelAll() }
                 if active.isEmpty {
@@ -328,6 +338,8 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
             }
         } else {
             swap(&batch, &ended)
+            // Grown once for a turn like this one, not doubling from empty as transfers end.
+            ended.reserveCapacity(batch.count)
         }
         ended.removeAll(keepingCapacity: true)
         guard !batch.isEmpty else { return }

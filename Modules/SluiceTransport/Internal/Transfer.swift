@@ -296,7 +296,9 @@ final class Transfer: @unchecked Sendable {
             if let headerList { curl_slist_free_all(headerList) }
             headerList = nil
         }
-        sluice_easy_setopt_string(easy, CURLOPT_URL, prepared.urlString)
+        // `withCString` lends a native string's own bytes; passing the `String` itself would copy it
+        // into a new array for the call.
+        prepared.urlString.withCString { _ = sluice_easy_setopt_string(easy, CURLOPT_URL, $0) }
         sluice_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         sluice_easy_setopt_share(easy, share)
         // Waiting for a connection that may multiplex only makes sense where HTTP/2 can be had: over
@@ -346,11 +348,11 @@ final class Transfer: @unchecked Sendable {
             if credential.schemes.contains(.basic) { schemes |= Int(SLUICE_CURLAUTH_BASIC) }
             if credential.schemes.contains(.digest) { schemes |= Int(SLUICE_CURLAUTH_DIGEST) }
             sluice_easy_setopt_long(easy, CURLOPT_HTTPAUTH, schemes)
-            sluice_easy_setopt_string(easy, CURLOPT_USERNAME, credential.user)
-            sluice_easy_setopt_string(easy, CURLOPT_PASSWORD, credential.password)
+            credential.user.withCString { _ = sluice_easy_setopt_string(easy, CURLOPT_USERNAME, $0) }
+            credential.password.withCString { _ = sluice_easy_setopt_string(easy, CURLOPT_PASSWORD, $0) }
         }
         if let proxy = configuration.proxyURL {
-            sluice_easy_setopt_string(easy, CURLOPT_PROXY, proxy.absoluteString)
+            proxy.absoluteString.withCString { _ = sluice_easy_setopt_string(easy, CURLOPT_PROXY, $0) }
         }
         if startsCookieEngine { sluice_easy_setopt_string(easy, CURLOPT_COOKIEFILE, "") }
         if task.kind == .download || task.kind == .stream {
@@ -420,7 +422,7 @@ final class Transfer: @unchecked Sendable {
     private static func makeHeaderList(_ lines: [String], removingContentType: Bool) -> UnsafeMutablePointer<curl_slist>? {
         var list: UnsafeMutablePointer<curl_slist>?
         if removingContentType { list = curl_slist_append(list, "Content-Type:") }
-        for line in lines { list = curl_slist_append(list, line) }
+        for line in lines { list = line.withCString { curl_slist_append(list, $0) } }
         return list
     }
 
@@ -451,7 +453,7 @@ final class Transfer: @unchecked Sendable {
             sluice_easy_setopt_long(easy, CURLOPT_SSL_OPTIONS, Int(CURLSSLOPT_NO_PARTIALCHAIN))
         }
         if let pins = tls.pinnedPublicKeys {
-            sluice_easy_setopt_string(easy, CURLOPT_PINNEDPUBLICKEY, pins)
+            pins.withCString { _ = sluice_easy_setopt_string(easy, CURLOPT_PINNEDPUBLICKEY, $0) }
         }
         if let identity = tls.clientIdentity {
             sluice_easy_setopt_string(easy, CURLOPT_SSLCERTTYPE, "PEM")
@@ -461,7 +463,7 @@ final class Transfer: @unchecked Sendable {
             identity.privateKeyPEM.withUnsafeBytes { bytes in
                 _ = sluice_easy_setopt_blob(easy, CURLOPT_SSLKEY_BLOB, UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count)
             }
-            if let passphrase = identity.passphrase { sluice_easy_setopt_string(easy, CURLOPT_KEYPASSWD, passphrase) }
+            if let passphrase = identity.passphrase { passphrase.withCString { _ = sluice_easy_setopt_string(easy, CURLOPT_KEYPASSWD, $0) } }
         }
         sluice_easy_setopt_long(easy, CURLOPT_SSLVERSION, tls.minimumVersion)
     }
