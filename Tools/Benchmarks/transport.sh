@@ -2,7 +2,7 @@
 # Transport benchmarks in one command: builds the clients (release), starts the test servers, runs
 # every scenario for Sluice, async-http-client, URLSession and a C program on libcurl's multi API,
 # and prints a table of ratios (also written to Tools/Benchmarks/results/transport.md).
-#   Tools/Benchmarks/transport.sh [--quick]
+#   Tools/Benchmarks/transport.sh [--quick] [--rounds N] [--only "1 GiB"]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here"
