@@ -220,17 +220,16 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
 
     /// How long the engine may sleep: a second, or less when a paced upload or an idle check is due sooner.
     private func pollTimeout() -> Int32 {
-        var timeout: Int32 = 1000
-        if let next = nextIdleCheck {
-            let milliseconds = max(0, (next - ContinuousClock.now) / .milliseconds(1)).rounded(.up)
-            timeout = min(timeout, Int32(milliseconds))
-        }
-        guard !paced.isEmpty else { return timeout }
+        guard nextIdleCheck != nil || !paced.isEmpty else { return 1000 }
         let now = ContinuousClock.now
+        func milliseconds(until due: ContinuousClock.Instant) -> Int32 {
+            Int32(max(0, (due - now) / .milliseconds(1)).rounded(.up))
+        }
+        var timeout: Int32 = 1000
+        if let next = nextIdleCheck { timeout = min(timeout, milliseconds(until: next)) }
         for transfer in paced {
             guard let due = transfer.pacedUntil else { continue }
-            let milliseconds = max(0, (due - now) / .milliseconds(1)).rounded(.up)
-            timeout = min(timeout, Int32(milliseconds))
+            timeout = min(timeout, milliseconds(until: due))
         }
         return timeout
     }
