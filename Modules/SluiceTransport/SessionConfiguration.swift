@@ -21,8 +21,23 @@ public struct SessionConfiguration: Sendable {
     /// ``HTTPRequest/timeout`` replaces it. Default 60 (AFNetworking's `timeoutInterval`).
     public var idleTimeout: TimeInterval = 60
     /// Seconds a whole task may take from its start — redirects, authentication rounds and suspensions
-    /// included — or `nil` for no limit. Default `nil`.
-    public var resourceTimeout: TimeInterval?
+    /// included — or `nil` for no limit. Default 7 days (604,800 s, URLSession's
+    /// `timeoutIntervalForResource`), so that no task runs forever.
+    ///
+    /// A server that sends a byte now and then keeps a task alive under the ``idleTimeout``; this ends
+    /// it in the end, and ``minimumTransferRate`` ends it early. See docs/transport.md, "Timeouts", for
+    /// the defaults beside URLSession's and async-http-client's.
+    public var resourceTimeout: TimeInterval? = 7 * 24 * 3600
+    /// The slowest a transfer may move for a whole window before it fails with
+    /// ``SluiceError/Code/transferTooSlow`` (libcurl's low-speed limit), or `nil` for no such check.
+    /// Unlike ``idleTimeout``, which any byte resets, this ends a server that trickles a byte every few
+    /// seconds. A suspended transfer, or one paused because its stream's reader is behind, is not
+    /// measured. Default `nil`: long polls and event streams may rightly be slow.
+    public var minimumTransferRate: MinimumTransferRate?
+    /// Interim (`1xx`) responses one request may receive before its final response; one more fails the
+    /// task with ``SluiceError/Code/invalidResponse``, so endless `102 Processing` answers cannot keep a
+    /// task alive. Default 32.
+    public var maximumInterimResponses = 32
     /// Connections kept open to one host, or `0` for no limit. Default 6.
     public var maximumConnectionsPerHost: Int = 6
     /// Connections open in total, or `0` for no limit. Default 0.
@@ -54,8 +69,13 @@ public struct SessionConfiguration: Sendable {
     /// Where content codings come from: `Accept-Encoding` lists what it holds, and bodies are decoded
     /// with them. Default: an empty registry (no content coding).
     public var registry = SerializerRegistry()
-    /// Limits on decoded bodies. Default ``ContentCodingLimits/default``.
-    public var contentCodingLimits: ContentCodingLimits = .default
+    /// Limits on decoded bodies that are collected in memory (data and upload tasks). Default
+    /// ``ContentCodingLimits/inMemory``: 128 MiB, and 100:1 from 1 MiB on.
+    public var contentCodingLimits: ContentCodingLimits = .inMemory
+    /// Limits on decoded bodies written to a file (downloads) or read as a stream
+    /// (``SessionManager/bytes(for:)``), which are never held whole. Default
+    /// ``ContentCodingLimits/streaming``: no limit, so a large compressed download is not cut short.
+    public var streamingContentCodingLimits: ContentCodingLimits = .streaming
     /// Whether tasks post AFNetworking-style notifications (`.sluiceTaskDidResume`, `.sluiceTaskDidSuspend`,
     /// `.sluiceTaskDidComplete`) on `NotificationCenter.default`. Off by default: posting costs about
     /// 8 µs per task even with no observer; ``EventMonitor``s are always told. Default `false`.

@@ -19,6 +19,12 @@ extension SluiceError.Code {
     public static let tooManyRedirects: Self = "transport.tooManyRedirects"
     /// A redirect was refused by the redirect policy, or its `Location` was unusable.
     public static let redirectRefused: Self = "transport.redirectRefused"
+    /// The transfer moved slower than ``SessionConfiguration/minimumTransferRate`` for its whole window.
+    public static let transferTooSlow: Self = "transport.transferTooSlow"
+    /// The server's response cannot be read safely: `Content-Length` fields that disagree (RFC 9112
+    /// §6.3, an unrecoverable framing error; the connection is closed, not reused), or more interim
+    /// (`1xx`) responses than ``SessionConfiguration/maximumInterimResponses``.
+    public static let invalidResponse: Self = "transport.invalidResponse"
     /// The task was cancelled by its owner.
     public static let cancelled: Self = "transport.cancelled"
     /// The connection ended before the response was complete.

@@ -76,3 +76,43 @@ struct HTTPMessageTests {
         #expect(HTTPResponse.reasonPhrase(forStatusCode: 999) == "Unknown")
     }
 }
+
+@Suite("Framing and injection rules")
+struct FramingRuleTests {
+    @Test("Content-Length field values: one length, agreeing lists, lists that disagree, and rubbish", arguments: [
+        ("5", HTTPResponse.ContentLengthField.length(5)), ("0", .length(0)), ("5, 5", .length(5)), ("5,5 , 5", .length(5)),
+        (" 42 ", .length(42)), ("5, 96", .conflicting), ("96,5", .conflicting), ("", .unreadable), ("5,", .unreadable),
+        ("-1", .unreadable), ("5 5", .unreadable), ("0x10", .unreadable), ("99999999999999999999", .unreadable),
+        ("5, abc", .unreadable),
+    ])
+    func contentLengthField(value: String, expected: HTTPResponse.ContentLengthField) {
+        #expect(HTTPResponse.contentLengthField(value.utf8) == expected)
+    }
+
+    @Test("a response's expected length reads an agreeing list as one length and a disagreeing one as none")
+    func expectedLength() throws {
+        #expect(HTTPResponse(statusCode: 200, headers: ["Content-Length": "5, 5"]).expectedContentLength == 5)
+        #expect(HTTPResponse(statusCode: 200, headers: ["Content-Length": "5, 96"]).expectedContentLength == nil)
+    }
+
+    @Test("methods that would change the request line or add a header are refused for sending", arguments: [
+        "GET /x HTTP/1.1\r\nX-Injected: yes\r\nX-Pad:", "PRO PFIND", "GET\0X", "", "GET\r", "GET\t", "G\u{7F}", "GÉT", "(GET)",
+    ])
+    func hostileMethods(method: String) throws {
+        let request = HTTPRequest(url: URL(string: "http://example.com/x")!, method: HTTPMethod(rawValue: method))
+        #expect(throws: SluiceError.self) { try request.validateForSending() }
+        let error = #expect(throws: SluiceError.self) { try HTTPMethod(validating: method) }
+        #expect(error?.code == .invalidMethod)
+    }
+
+    @Test("token methods of any kind pass", arguments: ["GET", "PROPFIND", "M-SEARCH", "X_CUSTOM", "PATCH", "BREW!"])
+    func tokenMethods(method: String) throws {
+        try HTTPRequest(url: URL(string: "https://example.com/x")!, method: HTTPMethod(rawValue: method)).validateForSending()
+    }
+
+    @Test("no header value can hold CR, LF or NUL, so headers cannot inject lines", arguments: ["a\r\nX: y", "a\nb", "a\0b", "a\rb"])
+    func headerValues(value: String) {
+        #expect(throws: SluiceError.self) { try HTTPHeader(name: "X-Test", value: value) }
+        #expect(throws: SluiceError.self) { try HTTPHeader(name: "X-Test\r\nY", value: "v") }
+    }
+}

@@ -80,7 +80,7 @@ struct GzipContentCodingTests {
         try encoder.finish { (chunk) throws(SluiceError) in bomb += chunk }
         #expect(bomb.count < 1 << 20)
         let limit: Int64 = 16 << 20
-        let decoder = coding.makeDecoder(limits: ContentCodingLimits(maximumOutputBytes: limit))
+        let decoder = coding.makeDecoder(limits: ContentCodingLimits(maximumOutputBytes: limit, maximumRatio: nil))
         var produced: Int64 = 0
         let error = #expect(throws: SluiceError.self) {
             try bomb.withUnsafeBytes { buffer in

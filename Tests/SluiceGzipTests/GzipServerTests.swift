@@ -10,10 +10,14 @@ import Testing
 /// session's registry while they arrive, and gzip-encoded uploads.
 @Suite("gzip and deflate against nginx and httpbin", .serialized)
 struct GzipServerTests {
-    private func session(limits: ContentCodingLimits = .default) throws -> SessionManager {
+    /// A session with the gzip plugin; `limits`, when given, for in-memory and streamed bodies alike.
+    private func session(limits: ContentCodingLimits? = nil) throws -> SessionManager {
         var configuration = SessionConfiguration()
         configuration.registry = try SerializerRegistry(plugins: [GzipPlugin()])
-        configuration.contentCodingLimits = limits
+        if let limits {
+            configuration.contentCodingLimits = limits
+            configuration.streamingContentCodingLimits = limits
+        }
         return SessionManager(configuration: configuration)
     }
 
@@ -60,7 +64,7 @@ struct GzipServerTests {
     func bomb() async throws {
         let limit: Int64 = 64 << 20
         let started = ContinuousClock.now
-        let (stream, response) = try await session(limits: ContentCodingLimits(maximumOutputBytes: limit))
+        let (stream, response) = try await session(limits: ContentCodingLimits(maximumOutputBytes: limit, maximumRatio: nil))
             .bytes(for: TestEnvironment.request(.http, "/encoded/gzip/bomb.bin"))
         #expect(response.headers["Content-Encoding"] == "gzip")
         var received: Int64 = 0
@@ -78,6 +82,38 @@ struct GzipServerTests {
         let error = await #expect(throws: SluiceError.self) {
             try await session(limits: limits).data(for: TestEnvironment.request(.http, "/encoded/gzip/bomb.bin"))
         }
+        #expect(error?.code == .contentCodingRatioLimit)
+    }
+
+    @Test("with the default limits, a data task of the bomb stops at the ratio limit, near 100 MB, not at 1 GiB")
+    func defaultLimitsBoundMemory() async throws {
+        let error = await #expect(throws: SluiceError.self) {
+            try await session().data(for: TestEnvironment.request(.http, "/encoded/gzip/bomb.bin"))
+        }
+        #expect(error?.code == .contentCodingRatioLimit)
+        // The ratio is checked as output is made: the stop comes at about 100 bytes per wire byte.
+        let message = try #require(error?.message)
+        let numbers = message.split(whereSeparator: { !$0.isNumber }).compactMap { Int64($0) }
+        let produced = try #require(numbers.max())
+        #expect(produced < 128 << 20, "\(message)")
+    }
+
+    @Test("with the default limits, 200 MiB of zeros (1000:1) downloads and streams whole, but is refused in memory")
+    func defaultLimitsLeaveFilesAlone() async throws {
+        let request = try TestEnvironment.request(.http, "/encoded/gzip/zeros.bin")
+        let target = URL(fileURLWithPath: NSTemporaryDirectory() + "sluice-zeros-\(UUID()).bin")
+        defer { try? FileManager.default.removeItem(at: target) }
+        let download = try await session().download(for: request) { _, _ in target }
+        #expect(download.response.headers["Content-Encoding"] == "gzip")
+        let size = try FileManager.default.attributesOfItem(atPath: target.path)[.size] as? Int
+        #expect(size == 200 << 20)
+
+        let (stream, _) = try await session().bytes(for: request)
+        var streamed = 0
+        for try await chunk in stream { streamed += chunk.count }
+        #expect(streamed == 200 << 20)
+
+        let error = await #expect(throws: SluiceError.self) { try await session().data(for: request) }
         #expect(error?.code == .contentCodingRatioLimit)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SluiceConformance
 import SluiceCore
 import SluiceTestSupport
 @testable import SluiceTransport

@@ -8,10 +8,13 @@ import Testing
 extension TransportSuites {
     @Suite("Content decoding through the registry", .serialized)
     struct ContentDecodingTests {
-        private func session(limits: ContentCodingLimits = .default) throws -> SessionManager {
+        private func session(limits: ContentCodingLimits? = nil) throws -> SessionManager {
             try Transport.session { configuration in
                 configuration.registry = try! SerializerRegistry(plugins: [GzipPlugin()])
-                configuration.contentCodingLimits = limits
+                if let limits {
+                    configuration.contentCodingLimits = limits
+                    configuration.streamingContentCodingLimits = limits
+                }
             }
         }
 

@@ -152,12 +152,13 @@ PY
 # plugins/ holds documents as stored (text, XML, XML and binary property lists); encoded/gzip/ and
 # encoded/deflate/ hold bodies stored compressed, which nginx sends with that Content-Encoding:
 # well-formed, concatenated members, truncated, corrupt, raw deflate, and a bomb (100 gzip members of
-# 100 MiB of zeros each: about 10 MB that inflates to 10 GiB). Rewritten when the stamp is missing.
+# 100 MiB of zeros each: about 10 MB that inflates to 10 GiB), and zeros.bin (200 MiB of zeros in about
+# 200 KB: a legitimate body past the in-memory limits). Rewritten when the stamp is missing.
 "$VENV_PY" - "$WWW_DIR" <<'PY'
 import gzip, os, plistlib, sys, zlib
 
 root = sys.argv[1]
-STAMP = os.path.join(root, "encoded", ".generated-1")
+STAMP = os.path.join(root, "encoded", ".generated-2")
 if os.path.exists(STAMP):
     print("www: plugin bodies up to date", file=sys.stderr)
     sys.exit(0)
@@ -198,6 +199,7 @@ write("encoded/gzip/corrupt.txt", bytes(corrupt))
 write("encoded/gzip/sample.xml", gz(xml))
 member = gz(bytes(100 << 20), level=9)
 write("encoded/gzip/bomb.bin", member * 100)
+write("encoded/gzip/zeros.bin", gz(bytes(200 << 20), level=9))
 write("encoded/deflate/zlib.txt", zlib.compress(text, 6))
 raw = zlib.compressobj(6, zlib.DEFLATED, -15)
 write("encoded/deflate/raw.txt", raw.compress(text) + raw.flush())

@@ -7,7 +7,13 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// The method as sent on the request line, for example `GET`.
     public let rawValue: String
 
-    /// Creates a method without checking it. Prefer ``init(validating:)`` for untrusted input.
+    /// Creates a method without checking it, as constants are made. Prefer ``init(validating:)`` for
+    /// untrusted input, which fails at once.
+    ///
+    /// An unchecked method never reaches the wire unless it is a token: every request is checked where
+    /// it enters the transport (``HTTPRequest/validate()``'s method rule), and one whose method is not a
+    /// token fails with ``SluiceError/Code/invalidMethod`` before a connection is made. This initializer
+    /// stays non-failable so that `HTTPMethod(rawValue: "PROPFIND")` and the literals read as constants.
     public init(rawValue: String) { self.rawValue = rawValue }
 
     /// Creates a method after checking that it is a non-empty HTTP token.
@@ -55,6 +61,6 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
 
 extension HTTPMethod: ExpressibleByStringLiteral {
     /// Creates a method from a literal such as `"PROPFIND"`. The literal is not checked; a method that
-    /// is not a token is refused by ``HTTPRequest/validate()``.
+    /// is not a token is refused by ``HTTPRequest/validate()`` and by the transport before sending.
     public init(stringLiteral value: String) { self.rawValue = value }
 }

@@ -90,6 +90,21 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
     /// - Throws: ``SluiceError`` with code ``SluiceError/Code/invalidURL`` or
     ///   ``SluiceError/Code/invalidMethod`` or ``SluiceError/Code/invalidTimeout``, carrying this request.
     public func validate() throws(SluiceError) {
+        try validateForSending()
+        if let timeout, !(timeout > 0) {
+            throw SluiceError(.invalidTimeout, "timeout must be positive, got \(timeout)", request: self)
+        }
+    }
+
+    /// Checks what no transport may put on the wire otherwise: an `http` or `https` URL with a host, and
+    /// a method that is an HTTP token (RFC 9110 §9.1: no space, CR, LF, NUL or separator, so a method can
+    /// never add a header line or a second request). Header names and values need no check here: every
+    /// ``HTTPHeader`` was checked when it was made. The session runs this for every request it sends,
+    /// redirects included, before anything is sent.
+    ///
+    /// - Throws: ``SluiceError`` with code ``SluiceError/Code/invalidURL`` or
+    ///   ``SluiceError/Code/invalidMethod``, carrying this request.
+    package func validateForSending() throws(SluiceError) {
         let scheme = url.scheme?.lowercased()
         guard scheme == "http" || scheme == "https" else {
             throw SluiceError(.invalidURL, "unsupported URL scheme in \(url.absoluteString)", request: self)
@@ -99,9 +114,6 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
         }
         guard HTTPToken.isToken(method.rawValue) else {
             throw SluiceError(.invalidMethod, "invalid HTTP method \(method.rawValue.debugDescription)", request: self)
-        }
-        if let timeout, !(timeout > 0) {
-            throw SluiceError(.invalidTimeout, "timeout must be positive, got \(timeout)", request: self)
         }
     }
 

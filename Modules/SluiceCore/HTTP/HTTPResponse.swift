@@ -40,13 +40,49 @@ public struct HTTPResponse: Sendable, Hashable, CustomStringConvertible {
     /// The `String.Encoding` named by ``textEncodingName``, or `nil` when absent or unknown.
     public var stringEncoding: String.Encoding? { textEncodingName.flatMap(TextEncodingNames.encoding(named:)) }
 
-    /// The `Content-Length` value, or `nil` when absent or not a number.
+    /// The `Content-Length` value, or `nil` when absent, not a number, or a list of lengths that differ
+    /// (`5, 5` is 5).
     public var expectedContentLength: Int64? {
-        headers.first("Content-Length").flatMap(Self.contentLength(_:))
+        guard let value = headers.first("Content-Length") else { return nil }
+        if case .length(let length) = Self.contentLengthField(value.utf8) { return length }
+        return nil
     }
 
     /// A `Content-Length` value as a length: a non-negative integer, else `nil`.
     package static func contentLength(_ value: String) -> Int64? { Int64(value).flatMap { $0 >= 0 ? $0 : nil } }
+
+    /// What one received `Content-Length` field value says, read as RFC 9112 §6.3 reads it: a length, a
+    /// list of identical lengths (`5, 5`, which a recipient may take as one), or values that differ
+    /// (`5, 96`), an unrecoverable framing error. A value that is not a length at all is left to the
+    /// HTTP layer below (libcurl refuses it).
+    package enum ContentLengthField: Equatable, Sendable {
+        /// One length, or several that agree.
+        case length(Int64)
+        /// Lengths that differ.
+        case conflicting
+        /// Not a list of lengths.
+        case unreadable
+    }
+
+    /// Reads a received `Content-Length` field value (see ``ContentLengthField``).
+    package static func contentLengthField(_ value: some Collection<UInt8>) -> ContentLengthField {
+        var agreed: Int64?
+        for element in value.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
+            let trimmed = element.drop { $0 == 0x20 || $0 == 0x09 }.reversed().drop { $0 == 0x20 || $0 == 0x09 }
+            guard !trimmed.isEmpty else { return .unreadable }
+            var length: Int64 = 0
+            for byte in trimmed.reversed() {
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return .unreadable }
+                let (times, overflowed) = length.multipliedReportingOverflow(by: 10)
+                let (sum, overflowedAgain) = times.addingReportingOverflow(Int64(byte - UInt8(ascii: "0")))
+                guard !overflowed, !overflowedAgain else { return .unreadable }
+                length = sum
+            }
+            if let agreed, agreed != length { return .conflicting }
+            agreed = length
+        }
+        return agreed.map(ContentLengthField.length) ?? .unreadable
+    }
 
     /// Whether the status is in 200–299.
     public var isSuccess: Bool { (200..<300).contains(statusCode) }

@@ -43,6 +43,10 @@ enum CurlErrorMapping {
             if let resourceTimeout, elapsed >= resourceTimeout * 0.98 {
                 return (.resourceTimedOut, "the transfer took longer than \(resourceTimeout) s")
             }
+            // libcurl's low-speed check (the session's minimum transfer rate) says so in its message.
+            if message.hasPrefix("Operation too slow") {
+                return (.transferTooSlow, "the transfer was slower than the minimum rate for its whole window")
+            }
             if !connected { return (.connectTimedOut, "the connection was not made in time") }
             return (.idleTimedOut, "no bytes moved for longer than the idle timeout")
         case CURLE_SSL_PINNEDPUBKEYNOTMATCH:

@@ -103,7 +103,12 @@ final class Transfer: @unchecked Sendable {
     private var pendingFieldLines: [UInt8] = []
     /// The fields of the head being received that the transfer acts on, noted as they arrive.
     private var pendingContentLength: Int64?
+    /// Whether the head being received had a `Content-Length` field (``pendingContentLength`` is `nil`
+    /// for one that is not a length).
+    private var pendingHasContentLength = false
     private var pendingContentEncoding: String?
+    /// The interim (`1xx`) responses this attempt has received.
+    private var interimResponses = 0
     private var pendingHasLocation = false
     /// The current response's head; engine thread only until the transfer ended.
     private(set) var responseHead: ResponseHead?
@@ -271,10 +276,14 @@ final class Transfer: @unchecked Sendable {
     /// Configures a reset easy handle for the current request, turning its cookie engine on when
     /// ``startsCookieEngine`` (the engine stays on through resets; the share decides the cookie store).
     func configure(_ easy: UnsafeMutableRawPointer, share: UnsafeMutableRawPointer) throws(SluiceError) {
+        // Nothing that could change the request line or add to the head reaches curl, whichever API
+        // (or redirect) made the request.
+        try request.validateForSending()
         self.easy = easy
         let now = ContinuousClock.now
         if startedAt == nil { startedAt = now }
         pendingStatus = 0
+        interimResponses = 0
         startHead()
         responseHead = nil
         bodyBegun = false
@@ -330,6 +339,10 @@ final class Transfer: @unchecked Sendable {
                 throw SluiceError(.resourceTimedOut, "the transfer took longer than \(resource) s", request: request)
             }
             sluice_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(left))
+        }
+        if let rate = configuration.minimumTransferRate {
+            sluice_easy_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, rate.bytesPerSecond)
+            sluice_easy_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, rate.wholeSeconds)
         }
 
         // Callbacks.
@@ -496,7 +509,7 @@ final class Transfer: @unchecked Sendable {
             parseStatusLine(bytes)
         } else {
             // Checked when the response is made (ResponseHead.makeResponse), off the engine thread.
-            noteField(bytes)
+            if !noteField(bytes) { return 0 }
             if pendingFieldLines.capacity == 0 { pendingFieldLines.reserveCapacity(512) }
             pendingFieldLines.append(contentsOf: bytes)
             pendingFieldLines.append(0x0A)
@@ -508,16 +521,18 @@ final class Transfer: @unchecked Sendable {
     private func startHead() {
         pendingFieldLines.removeAll(keepingCapacity: true)
         pendingContentLength = nil
+        pendingHasContentLength = false
         pendingContentEncoding = nil
         pendingHasLocation = false
     }
 
-    /// Notes the first `Content-Length`, `Content-Encoding` and `Location` of the head.
-    private func noteField(_ line: UnsafeRawBufferPointer) {
+    /// Notes the `Content-Length`, the first `Content-Encoding` and whether there is a `Location` in
+    /// the head. Returns `false` to abort the transfer: `Content-Length` fields that disagree.
+    private func noteField(_ line: UnsafeRawBufferPointer) -> Bool {
         switch line.first {
         case UInt8(ascii: "c"), UInt8(ascii: "C"):
-            if pendingContentLength == nil, let value = HTTPHeader.value(inFieldLine: line, named: "Content-Length") {
-                pendingContentLength = HTTPResponse.contentLength(String(decoding: value, as: UTF8.self))
+            if let value = HTTPHeader.value(inFieldLine: line, named: "Content-Length") {
+                return noteContentLength(value)
             } else if pendingContentEncoding == nil,
                 let value = HTTPHeader.value(inFieldLine: line, named: "Content-Encoding")
             {
@@ -528,6 +543,39 @@ final class Transfer: @unchecked Sendable {
         default:
             break
         }
+        return true
+    }
+
+    /// Notes a `Content-Length` field. libcurl frames the body by the last one it sees, so lengths that
+    /// disagree — in one field (`5, 96`) or across fields — would let a body carry another response
+    /// (RFC 9112 §6.3): the transfer fails, and curl closes the connection it aborted. Identical
+    /// repeats are one length.
+    private func noteContentLength(_ value: UnsafeRawBufferPointer) -> Bool {
+        let field = HTTPResponse.contentLengthField(value)
+        let length: Int64?
+        switch field {
+        case .length(let value): length = value
+        case .unreadable: length = nil
+        case .conflicting:
+            failure = SluiceError(
+                .invalidResponse, "the response's Content-Length field lists different lengths (\(String(decoding: value, as: UTF8.self)))",
+                request: request)
+            return false
+        }
+        if pendingHasContentLength {
+            guard length == pendingContentLength else {
+                let earlier = pendingContentLength.map(String.init) ?? "unreadable"
+                failure = SluiceError(
+                    .invalidResponse,
+                    "the response has Content-Length fields that disagree (\(earlier), then \(String(decoding: value, as: UTF8.self)))",
+                    request: request)
+                return false
+            }
+        } else {
+            pendingHasContentLength = true
+            pendingContentLength = length
+        }
+        return true
     }
 
     /// `HTTP/1.1 200 OK`: the version and the status; a new header block begins.
@@ -553,7 +601,17 @@ final class Transfer: @unchecked Sendable {
 
     /// The blank line after a header block. Returns `false` to abort the transfer.
     private func headersEnded() -> Bool {
-        guard pendingStatus >= 200 || pendingStatus == 0 else { return true }  // 1xx: more follows
+        if pendingStatus < 200, pendingStatus != 0 {  // 1xx: more follows
+            interimResponses += 1
+            guard interimResponses <= configuration.maximumInterimResponses else {
+                failure = SluiceError(
+                    .invalidResponse,
+                    "the server sent more than \(configuration.maximumInterimResponses) interim (1xx) responses",
+                    request: request)
+                return false
+            }
+            return true
+        }
         let head = ResponseHead(
             statusCode: pendingStatus, httpVersion: pendingVersion, url: request.url, fieldLines: pendingFieldLines,
             expectedContentLength: pendingContentLength, contentEncoding: pendingContentEncoding,
@@ -583,7 +641,10 @@ final class Transfer: @unchecked Sendable {
             !coding.isEmpty, coding != "identity", request.method != .head,
             let contentCoding = configuration.registry.contentCoding(named: coding)
         {
-            decoder = contentCoding.makeDecoder(limits: configuration.contentCodingLimits)
+            // A body held whole in memory is bounded; one written to a file or streamed need not be.
+            let inMemory = task.kind == .data || task.kind == .upload
+            decoder = contentCoding.makeDecoder(
+                limits: inMemory ? configuration.contentCodingLimits : configuration.streamingContentCodingLimits)
         }
         let expected = decoder == nil ? (head.expectedContentLength ?? -1) : -1
         task.mutable.withLock { $0.progress.update(totalExpected: expected) }

@@ -16,6 +16,7 @@ public enum ConformanceRunner {
         ResponseSerializerSuite(),
         ServerSuite(),
         TransportSuite(),
+        HostileInputSuite(),
         SecurityPolicySuite(),
         PluginSuite(),
         BundledPluginSuite(),

@@ -5,9 +5,9 @@ import Glibc
 #endif
 
 /// A loopback TCP server for failure cases real servers do not produce on demand: it answers every
-/// connection with fixed bytes and then closes it (or keeps it open without a word). Connections are
-/// served at the same time, each on its own thread, and ``peakConnections`` tells how many were open at
-/// once.
+/// connection with fixed bytes and then closes it (or keeps it open without a word, or trickles bytes
+/// forever). Connections are served at the same time, each on its own thread, and ``peakConnections``
+/// tells how many were open at once. The `security.hostile` suite and the test suite use it.
 ///
 /// ```swift
 /// let server = try RawTCPServer(reply: .bytes(Data("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nshort".utf8)))
@@ -27,6 +27,13 @@ public final class RawTCPServer: @unchecked Sendable {
         case neverAccept
         /// Accepts and reads, and never answers.
         case silent
+        /// Keeps each connection open for more requests: the n-th request the server reads (counted
+        /// across connections) gets the n-th reply, every later one the last. The connection closes when
+        /// the client closes it.
+        case keepAlive([Data])
+        /// Reads the request head, writes `first`, then writes `repeated` every `interval` until the
+        /// client or ``stop()`` ends the connection (a server that never finishes).
+        case trickle(first: Data, repeated: Data, every: Duration)
     }
 
     /// The port it listens on, on 127.0.0.1.
@@ -43,6 +50,7 @@ public final class RawTCPServer: @unchecked Sendable {
     private var waiting = 0
     private var peak = 0
     private var accepted = 0
+    private var requestHeads: [Data] = []
 
     /// The most connections that were open at once waiting for their answer (one that got its answer
     /// no longer counts, though this end may not have closed it yet).
@@ -50,6 +58,20 @@ public final class RawTCPServer: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return peak
+    }
+
+    /// The connections accepted so far.
+    public var acceptedConnections: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return accepted
+    }
+
+    /// The request heads read so far (up to and including the blank line), in the order they arrived.
+    public var receivedHeads: [Data] {
+        lock.lock()
+        defer { lock.unlock() }
+        return requestHeads
     }
 
     /// Starts listening on a free loopback port.
@@ -137,7 +159,8 @@ public final class RawTCPServer: @unchecked Sendable {
     /// Reads the request head and answers as ``Behavior`` says, then closes the connection (a silent
     /// one once the client or ``stop()`` ends it).
     private func answer(_ connection: Int32, index: Int) {
-        readHead(connection)
+        var pending = [UInt8]()
+        let head = readHead(connection, buffered: &pending)
         func reply(_ data: Data) {
             lock.lock()
             waiting -= 1
@@ -145,6 +168,32 @@ public final class RawTCPServer: @unchecked Sendable {
             data.withUnsafeBytes { _ = send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         }
         switch behavior {
+        case .keepAlive(let replies):
+            var received = head
+            while received {
+                lock.lock()
+                let number = requestHeads.count - 1
+                lock.unlock()
+                let data = replies.isEmpty ? Data() : replies[min(number, replies.count - 1)]
+                let sent = data.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                guard sent == data.count else { break }
+                received = readHead(connection, buffered: &pending)
+            }
+            lock.lock()
+            waiting -= 1
+            lock.unlock()
+        case .trickle(let first, let repeated, let interval):
+            reply(first)
+            let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
+            while true {
+                lock.lock()
+                let isStopped = stopped
+                lock.unlock()
+                if isStopped { break }
+                Thread.sleep(forTimeInterval: seconds)
+                let sent = repeated.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                if sent != repeated.count { break }
+            }
         case .bytes(let data):
             reply(data)
         case .delayedBytes(let data, let delay):
@@ -163,13 +212,33 @@ public final class RawTCPServer: @unchecked Sendable {
         close(connection)
     }
 
-    private func readHead(_ connection: Int32) {
-        var received = [UInt8]()
+    /// Reads one request head (bodies are not expected) and records it; `buffered` keeps bytes read past
+    /// it for the next call. Returns `false` when the connection ended first.
+    @discardableResult
+    private func readHead(_ connection: Int32, buffered: inout [UInt8]) -> Bool {
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while !received.suffix(4).elementsEqual([13, 10, 13, 10]) {
+        while true {
+            if let end = Self.headEnd(in: buffered) {
+                let head = Data(buffered[..<end])
+                buffered.removeSubrange(..<end)
+                lock.lock()
+                requestHeads.append(head)
+                lock.unlock()
+                return true
+            }
             let count = recv(connection, &buffer, buffer.count, 0)
-            if count <= 0 { return }
-            received += buffer[0..<count]
+            if count <= 0 { return false }
+            buffered += buffer[0..<count]
         }
+    }
+
+    /// The index just past the first CR LF CR LF in `bytes`, if any.
+    private static func headEnd(in bytes: [UInt8]) -> Int? {
+        guard bytes.count >= 4 else { return nil }
+        for index in 3..<bytes.count
+        where bytes[index - 3] == 13 && bytes[index - 2] == 10 && bytes[index - 1] == 13 && bytes[index] == 10 {
+            return index + 1
+        }
+        return nil
     }
 }
