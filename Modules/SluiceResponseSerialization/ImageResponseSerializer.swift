@@ -31,7 +31,14 @@ public struct ImageInfo: Sendable, Hashable {
 
 /// Validates an image response and reads its format and dimensions from the header, without decoding
 /// pixels. Accepts AFNetworking's image types plus WebP; a body whose signature does not match its
-/// `Content-Type` is ``SluiceError/Code/invalidImage``.
+/// `Content-Type`, or whose header gives a size its format does not allow, is
+/// ``SluiceError/Code/invalidImage``.
+///
+/// The sizes allowed: PNG 1 to 2³¹ − 1 each way; GIF and JPEG 1 to 65535 (a JPEG whose height is left to
+/// a DNL marker is refused); BMP a width of 1 to 2³¹ − 1 and a height of 1 to 2³¹ − 1, negative for a
+/// top-down bitmap (reported as its magnitude), or 1 to 65535 each way in an OS/2 `BITMAPCOREHEADER`;
+/// WebP 1 to 16383 (lossy), 1 to 16384 (lossless), or 1 to 2²⁴ with at most 2³² − 1 pixels (extended);
+/// ICO 1 to 256 (a stored 0 means 256).
 public struct ImageResponseSerializer: ResponseSerializer {
     /// The validation rules.
     public var validation: HTTPResponseSerializer
@@ -52,13 +59,17 @@ public struct ImageResponseSerializer: ResponseSerializer {
 
     /// Validates and reads the header; `nil` for an empty body.
     ///
-    /// - Throws: The validation errors, or ``SluiceError/Code/invalidImage``.
+    /// - Throws: The validation errors, or ``SluiceError/Code/invalidImage`` for a body that is no
+    ///   readable image, one whose format does not match `Content-Type`, or one whose header gives a
+    ///   size outside its format's range.
     public func serialize(request: HTTPRequest?, response: HTTPResponse, body: Data?) throws(SluiceError) -> ImageInfo? {
         try validation.validate(request: request, response: response, body: body)
         guard let body, !body.isEmpty else { return nil }
-        guard let (format, width, height) = ImageHeader.read(Array(body.prefix(64 * 1024))) else {
-            throw SluiceError(.invalidImage, "the body is not a readable PNG, JPEG, GIF, BMP, WebP or ICO image",
-                              request: request, response: response, body: body)
+        let format: ImageInfo.Format, width: Int, height: Int
+        do {
+            (format, width, height) = try ImageHeader.read(Array(body.prefix(64 * 1024)))
+        } catch {
+            throw SluiceError(.invalidImage, error.message, request: request, response: response, body: body)
         }
         if let type = response.mimeType, !ImageHeader.mimeTypes(for: format).contains(type) {
             throw SluiceError(.invalidImage, "the body is \(format.rawValue) but Content-Type says \(type)",

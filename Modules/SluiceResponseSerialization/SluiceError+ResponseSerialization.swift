@@ -11,6 +11,7 @@ extension SluiceError.Code {
     public static let emptyResponse: Self = "response.emptyResponse"
     /// A `Decodable` value could not be decoded from the body; the decoder's error is underneath.
     public static let decodingFailed: Self = "response.decodingFailed"
-    /// An image's bytes do not match its `Content-Type`, or its header is unreadable.
+    /// An image's bytes do not match its `Content-Type`, its header is unreadable, or its header gives a
+    /// size its format does not allow (a zero side, or one past the format's range).
     public static let invalidImage: Self = "response.invalidImage"
 }

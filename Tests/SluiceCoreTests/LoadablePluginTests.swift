@@ -85,6 +85,57 @@ struct LoadablePluginTests {
         #expect(error?.library?.message == "bang")
     }
 
+    @Test("a C plugin claiming 2^40 bytes of a 2-byte buffer is registry.pluginFailed, and the buffer is freed")
+    func lyingLength() throws {
+        let source = """
+            #include <stddef.h>
+            #include <stdint.h>
+            #include <stdlib.h>
+            #include <string.h>
+            typedef struct {
+                uint32_t abi_version; const char *name; const char *version;
+                const char *const *media_types; size_t media_type_count;
+                int32_t (*decode)(const uint8_t *, size_t, const char *, uint8_t **, size_t *, char **);
+                int32_t (*encode)(const uint8_t *, size_t, uint8_t **, size_t *, char **);
+                void (*free_buffer)(void *);
+            } table_t;
+            static int frees = 0;
+            static void counting_free(void *buffer) { if (buffer) frees++; free(buffer); }
+            static int32_t lie(const uint8_t *in, size_t n, const char *type, uint8_t **out, size_t *len, char **err) {
+                uint8_t *json = malloc(2); memcpy(json, "{}", 2); *out = json; *len = (size_t)1 << 40; return 0;
+            }
+            static const char *types[] = {"text/x-liar"};
+            static const table_t table = {1, "liar", "1.0.0", types, 1, lie, NULL, counting_free};
+            const table_t *sluice_plugin_entry(void) { return &table; }
+            int sluice_test_frees(void) { return frees; }
+            """
+        let path = try Self.compile(source, name: "liar")
+        defer { Self.discard(path) }
+        let registry = SerializerRegistry()
+        try registry.load(pluginAt: path)
+        let serializer = try #require(registry.responseSerializer(for: MediaType("text/x-liar")!))
+        let error = #expect(throws: SluiceError.self) {
+            try serializer.serialize(request: nil, response: HTTPResponse(statusCode: 200), body: Data("x".utf8))
+        }
+        #expect(error?.code == .pluginFailed)
+        #expect(error?.message.contains("1099511627776") == true, "\(error?.message ?? "")")
+        let handle = try #require(dlopen(path, RTLD_NOW | RTLD_NOLOAD))
+        defer { dlclose(handle) }
+        let frees = unsafeBitCast(try #require(dlsym(handle, "sluice_test_frees")), to: (@convention(c) () -> Int32).self)
+        #expect(frees() == 1)
+
+        // A lower limit chosen at load time applies to every answer.
+        let strict = SerializerRegistry()
+        try strict.load(pluginAt: TestEnvironment.examplePluginPath(), maximumOutputBytes: 8)
+        let ndjson = try #require(strict.responseSerializer(for: MediaType("application/x-ndjson")!))
+        #expect(try ndjson.serialize(request: nil, response: HTTPResponse(statusCode: 200), body: Data("1\n".utf8)) as? Parameters? == [1])
+        let over = #expect(throws: SluiceError.self) {
+            try ndjson.serialize(request: nil, response: HTTPResponse(statusCode: 200), body: Data("123456789\n".utf8))
+        }
+        #expect(over?.code == .pluginFailed)
+        #expect(over?.message.contains("limit of 8 bytes") == true, "\(over?.message ?? "")")
+    }
+
     @Test("refusals are clear and register nothing")
     func refusals() throws {
         let registry = SerializerRegistry()

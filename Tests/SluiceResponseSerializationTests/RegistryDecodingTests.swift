@@ -55,6 +55,7 @@ struct ImageHeaderTests {
         #expect(gifInfo.format == .gif && gifInfo.width == 320 && gifInfo.height == 240)
         var bmp = [UInt8](repeating: 0, count: 30)
         bmp[0] = 0x42; bmp[1] = 0x4D
+        bmp[14] = 40  // BITMAPINFOHEADER
         bmp[18] = 0x80; bmp[19] = 0x02  // width 640
         bmp[22] = 0x20; bmp[23] = 0xFE; bmp[24] = 0xFF; bmp[25] = 0xFF  // height -480: top-down
         #expect(try info(bmp, "image/bmp")?.width == 640)

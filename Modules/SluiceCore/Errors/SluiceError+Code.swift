@@ -100,6 +100,8 @@ extension SluiceError.Code {
     public static let pluginMissingEntryPoint: Self = "registry.missingEntryPoint"
     /// A plugin library was built for another version of the plugin ABI.
     public static let pluginIncompatibleABI: Self = "registry.incompatibleABI"
-    /// A loaded plugin reported an error while decoding or encoding; its message is in `library`.
+    /// A loaded plugin reported an error while decoding or encoding (its status and message are in
+    /// `library`), returned invalid JSON, or answered outside the plugin ABI's contract: output longer
+    /// than its limit, a length without a buffer, or success without output (no `library` then).
     public static let pluginFailed: Self = "registry.pluginFailed"
 }

@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// Exports a Swift ``SerializerPlugin`` through the plugin C table, so it can be built as a shared
-/// library and loaded with ``SerializerRegistry/load(pluginAt:replacing:)``.
+/// library and loaded with ``SerializerRegistry/load(pluginAt:replacing:maximumOutputBytes:)``.
 ///
 /// One line in the plugin library:
 ///

@@ -6,21 +6,37 @@ import Glibc
 #endif
 
 extension SerializerRegistry {
+    /// The most bytes a loaded plugin's `decode` may return for one body unless
+    /// ``load(pluginAt:replacing:maximumOutputBytes:)`` says otherwise: 256 MiB.
+    public static let defaultMaximumPluginOutputBytes = 256 << 20
+
     /// Loads a plugin from a shared library and registers it.
     ///
     /// The library is opened with `RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE` and never unloaded. Its
     /// `sluice_plugin_entry` function must return a table built for ``pluginABIVersion``.
     ///
+    /// A loaded plugin is native code in this process, trusted as `sluice_plugin.h` describes: its
+    /// function pointers are called as they are, and a buffer it returns is read for the length it
+    /// claims. What it answers is checked on every call: a claimed output longer than
+    /// `maximumOutputBytes` (or past `Int.max`), a length without a buffer, success without output and a
+    /// failure (with or without a message) are ``SluiceError/Code/pluginFailed`` errors, and every buffer
+    /// it returned is given back to its `free_buffer`.
+    ///
     /// - Parameters:
     ///   - path: The `.so` file.
     ///   - replacing: Whether a plugin of the same name is replaced. Default `false`.
+    ///   - maximumOutputBytes: The most bytes of JSON text the plugin's `decode` may return for one
+    ///     body; a longer claim is refused before any of it is read. A negative value refuses every
+    ///     output. Default ``defaultMaximumPluginOutputBytes`` (256 MiB).
     /// - Returns: What the plugin offers.
     /// - Throws: ``SluiceError`` with code ``SluiceError/Code/pluginLoadFailed`` (no file, not loadable),
     ///   ``SluiceError/Code/pluginMissingEntryPoint``, ``SluiceError/Code/pluginIncompatibleABI``,
     ///   ``SluiceError/Code/pluginInvalid`` (null functions, bad name, version or media type), or
     ///   ``SluiceError/Code/pluginDuplicate``. Nothing is registered then.
     @discardableResult
-    public func load(pluginAt path: String, replacing: Bool = false) throws(SluiceError) -> PluginSummary {
+    public func load(
+        pluginAt path: String, replacing: Bool = false, maximumOutputBytes: Int = SerializerRegistry.defaultMaximumPluginOutputBytes
+    ) throws(SluiceError) -> PluginSummary {
         guard FileManager.default.fileExists(atPath: path) else {
             throw SluiceError(.pluginLoadFailed, "no plugin library at \(path)")
         }
@@ -35,7 +51,7 @@ extension SerializerRegistry {
         guard let table = entry() else {
             throw SluiceError(.pluginMissingEntryPoint, "\(path): \(SLUICE_PLUGIN_ENTRY_SYMBOL) returned no table")
         }
-        let plugin = try Self.wrap(table, path: path)
+        let plugin = try Self.wrap(table, path: path, maximumOutputBytes: maximumOutputBytes)
         try register(plugin, replacing: replacing)
         return PluginSummary(
             name: plugin.name, version: plugin.version, responseMediaTypes: plugin.responseMediaTypes.map(\.description),
@@ -45,7 +61,9 @@ extension SerializerRegistry {
     /// The plugin ABI version this build of Sluice loads.
     public static var pluginABIVersion: UInt32 { SLUICE_PLUGIN_ABI_VERSION }
 
-    private static func wrap(_ table: UnsafePointer<sluice_plugin_table>, path: String) throws(SluiceError) -> LoadedPlugin {
+    private static func wrap(
+        _ table: UnsafePointer<sluice_plugin_table>, path: String, maximumOutputBytes: Int
+    ) throws(SluiceError) -> LoadedPlugin {
         let contents = table.pointee
         guard contents.abi_version == SLUICE_PLUGIN_ABI_VERSION else {
             throw SluiceError(
@@ -66,6 +84,6 @@ extension SerializerRegistry {
         }
         return LoadedPlugin(
             table: LoadedPlugin.Table(pointer: table), name: String(cString: name), version: String(cString: version), responseMediaTypes: types,
-            path: path)
+            path: path, maximumOutputBytes: maximumOutputBytes)
     }
 }

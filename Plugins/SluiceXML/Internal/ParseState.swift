@@ -35,8 +35,12 @@ final class ParseState {
     var context: xmlParserCtxtPtr?
     /// Why Sluice stopped the parse, when it did.
     private(set) var failure: SluiceError?
-    /// libxml2's first error (level error or fatal).
+    /// libxml2's first error (level error or fatal), from the context's handler or the thread's
+    /// handlers routed to this parse; or the halt of a parser that stopped without one.
     private(set) var firstError: XMLDiagnostic?
+    /// The messages libxml2 sent through its generic channel during this parse (at most
+    /// ``maximumMessages``), for a halt that came with no structured error.
+    private(set) var messages: [String] = []
     /// The strings of the names libxml2 hands over.
     let names = NameCache()
 
@@ -73,13 +77,35 @@ final class ParseState {
 
     // MARK: Errors
 
-    /// Records libxml2's error when it is the first one that is not a warning.
+    /// Records libxml2's error when it is the first one that is not a warning. An error raised without
+    /// a parser context (the encoding converter's) has no position of its own: it gets the parser's.
     func record(_ error: UnsafePointer<xmlError>) {
         guard firstError == nil, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
         let message = error.pointee.message.map { String(cString: $0) } ?? "error \(error.pointee.code)"
+        let (line, column) = error.pointee.ctxt == nil ? position : (Int(error.pointee.line), Int(error.pointee.int2))
         firstError = XMLDiagnostic(
-            line: Int(error.pointee.line), column: Int(error.pointee.int2), code: Int(error.pointee.code),
+            line: line, column: column, code: Int(error.pointee.code),
             message: message.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// The most generic messages a parse keeps.
+    static let maximumMessages = 16
+
+    /// Keeps a message libxml2 sent through its generic channel (which it would otherwise print).
+    func recordMessage(_ message: String) {
+        let trimmed = message.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, messages.count < Self.maximumMessages else { return }
+        messages.append(trimmed)
+    }
+
+    /// Notes that libxml2 stopped the parse on its own: unless the parse already has an error, it is
+    /// malformed, with the last generic message libxml2 gave (its push parser halts on an encoding
+    /// failure saying only `xmlParseChunk: encoder error`).
+    func halted(code: Int) {
+        guard failure == nil, firstError == nil else { return }
+        let (line, column) = position
+        firstError = XMLDiagnostic(
+            line: line, column: column, code: code, message: messages.last ?? "libxml2 stopped reading the document")
     }
 
     /// Stops the parse with Sluice's own error; the first reason to stop wins.

@@ -4,14 +4,22 @@ import SluiceCore
 /// One libxml2 parser context with Sluice's handlers and options: a push parser fed chunk by chunk,
 /// or a pull parser reading bytes in place. Owns the context and, for a tree, the document until it
 /// is taken; frees both.
+///
+/// Every call that parses runs with the calling thread's libxml2 error handlers routed to this parse
+/// (see ``routed(_:)``), so what libxml2 reports outside the context's own handler (its encoding
+/// layer's errors, `xmlParseChunk`'s messages) becomes the parse's diagnostic and is never printed.
 final class ParserContext {
     let state: ParseState
     private let context: xmlParserCtxtPtr
+    /// Where libxml2's generic messages go during this parse's calls: ``ParseState/recordMessage(_:)``.
+    private let messageRoute: UnsafeMutablePointer<sluice_xml_message_route>
     private var ended = false
 
     private init(_ context: xmlParserCtxtPtr, state: ParseState) {
         self.context = context
         self.state = state
+        messageRoute = .allocate(capacity: 1)
+        messageRoute.initialize(to: sluice_xml_message_route(sink: routedMessage, owner: UnsafeMutableRawPointer(context)))
         state.context = context
         context.pointee._private = Unmanaged.passUnretained(state).toOpaque()
         SAXHandlers.install(on: context, for: state.output)
@@ -24,6 +32,31 @@ final class ParserContext {
             xmlFreeDoc(document)
         }
         xmlFreeParserCtxt(context)
+        messageRoute.deinitialize(count: 1)
+        messageRoute.deallocate()
+    }
+
+    /// Runs a libxml2 call on this parse with the calling thread's generic and structured error handlers
+    /// sending to this parse's state, and puts back whatever handlers the thread had afterwards.
+    ///
+    /// A threaded libxml2 keeps those handlers per thread, and this parse may be fed from a different
+    /// thread each time, so they are set around every call, on the thread making it. The context's
+    /// own `serror` still receives the errors raised with the context; these catch the rest (raised
+    /// with none, as the encoding converter's are, or printed through the generic channel), which
+    /// libxml2 would otherwise print to standard error.
+    @inline(__always)
+    private func routed<Value>(_ call: () -> Value) -> Value {
+        let previous = sluice_xml_route_errors(messageRoute, SAXHandlers.structuredError, UnsafeMutableRawPointer(context))
+        defer { sluice_xml_restore_error_handlers(previous) }
+        return call()
+    }
+
+    /// Runs `call` with this thread's libxml2 error handlers discarding everything (for the calls made
+    /// before a parse has a state to report to: creating its context).
+    private static func quietly<Value>(_ call: () -> Value) -> Value {
+        let previous = sluice_xml_route_errors(nil, nil, nil)
+        defer { sluice_xml_restore_error_handlers(previous) }
+        return call()
     }
 
     /// A push parser: ``feed(_:)`` it chunks, then ``finish()``.
@@ -32,7 +65,7 @@ final class ParserContext {
     ///   context (out of memory).
     static func push(_ output: ParseState.Output) throws(SluiceError) -> ParserContext {
         _ = LibXML2Runtime.ready
-        guard let context = xmlCreatePushParserCtxt(nil, nil, nil, 0, nil) else {
+        guard let context = quietly({ xmlCreatePushParserCtxt(nil, nil, nil, 0, nil) }) else {
             throw SluiceError(.xmlMalformed, "libxml2 could not create a parser context")
         }
         return ParserContext(context, state: ParseState(output: output))
@@ -52,11 +85,12 @@ final class ParserContext {
             return parser
         }
         // libxml2 copies the bytes into its input buffer (2.9's static buffers mis-parse large inputs).
-        guard let context = xmlCreateMemoryParserCtxt(bytes.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(bytes.count)) else {
+        let created = quietly { xmlCreateMemoryParserCtxt(bytes.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(bytes.count)) }
+        guard let context = created else {
             throw SluiceError(.xmlMalformed, "libxml2 could not create a parser context")
         }
         let parser = ParserContext(context, state: ParseState(output: output))
-        xmlParseDocument(context)
+        parser.routed { _ = xmlParseDocument(context) }
         parser.ended = true
         try parser.check(finishing: true)
         return parser
@@ -72,10 +106,19 @@ final class ParserContext {
         var remaining = bytes
         while !remaining.isEmpty {
             let count = min(remaining.count, 1 << 30)
-            xmlParseChunk(context, remaining.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(count), 0)
+            let status = routed { xmlParseChunk(context, remaining.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(count), 0) }
+            noteHalt(status)
             try check(finishing: false)
             remaining = UnsafeRawBufferPointer(rebasing: remaining[count...])
         }
+    }
+
+    /// A push parser that stopped before its input ended (libxml2 halts on an encoding failure and
+    /// then reads nothing more, without marking the document malformed) makes the parse malformed,
+    /// unless it already has an error.
+    private func noteHalt(_ status: Int32) {
+        guard context.pointee.instate == XML_PARSER_EOF else { return }
+        state.halted(code: status > 0 ? Int(status) : Int(XML_ERR_INTERNAL_ERROR.rawValue))
     }
 
     /// Ends the input: a document that is not complete by now is malformed.
@@ -85,7 +128,10 @@ final class ParserContext {
         try check(finishing: false)
         guard !ended else { return }
         ended = true
-        xmlParseChunk(context, nil, 0, 1)
+        // Halted earlier, libxml2 would end the document without a word.
+        noteHalt(0)
+        try check(finishing: false)
+        routed { _ = xmlParseChunk(context, nil, 0, 1) }
         try check(finishing: true)
     }
 
@@ -114,4 +160,10 @@ final class ParserContext {
             if let error = state.outcome() { throw error }  // the handler may refuse the last text
         }
     }
+}
+
+/// The generic-message sink of ``ParserContext``'s route: `owner` is the parser context.
+private let routedMessage: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void = { owner, message in
+    guard let owner, let message else { return }
+    withState(owner) { $0.recordMessage(String(cString: message)) }
 }

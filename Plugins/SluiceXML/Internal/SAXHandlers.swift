@@ -37,6 +37,14 @@ enum SAXHandlers {
         sax.pointee.resolveEntity = resolveEntity
         sax.pointee.serror = structuredError
     }
+
+    /// Records libxml2's structured errors in the parse's state: the context's `serror`, and the
+    /// thread's structured handler while ``ParserContext`` routes it (the user data is the parser
+    /// context either way).
+    static let structuredError: xmlStructuredErrorFunc = { context, error in
+        guard let error else { return }
+        withState(context) { $0.record(error) }
+    }
 }
 
 /// Runs `body` with the parse's state, without retaining it (the parser context owner keeps it alive
@@ -142,8 +150,3 @@ private let externalSubset: externalSubsetSAXFunc = { _, _, _, _ in }
 
 /// External entities are never resolved.
 private let resolveEntity: resolveEntitySAXFunc = { _, _, _ in nil }
-
-private let structuredError: xmlStructuredErrorFunc = { context, error in
-    guard let error else { return }
-    withState(context) { $0.record(error) }
-}

@@ -66,15 +66,25 @@ final class XPathDocument: @unchecked Sendable {
                 throw SluiceError(.xmlXPathInvalid, "cannot bind the XPath prefix \(prefix.debugDescription) to \(uri.debugDescription)")
             }
         }
-        let printing = sluice_xml_silence_generic_errors()
-        let evaluated = xmlXPathEvalExpression(expression, context)
-        sluice_xml_restore_generic_errors(printing)
+        // libxml2 prints a few XPath errors through the thread's generic channel whatever the context
+        // says (collected here for the error's message), and raises some (out of memory) with no
+        // context, through the thread's structured handler (discarded: the failure is in `lastError`).
+        var printed: [String] = []
+        let evaluated = withUnsafeMutablePointer(to: &printed) { printed in
+            var route = sluice_xml_message_route(sink: collectMessage, owner: UnsafeMutableRawPointer(printed))
+            return withUnsafeMutablePointer(to: &route) { route in
+                let previous = sluice_xml_route_errors(route, xpathErrorSink, nil)
+                defer { sluice_xml_restore_error_handlers(previous) }
+                return xmlXPathEvalExpression(expression, context)
+            }
+        }
         guard let object = evaluated else {
             let error = context.pointee.lastError
             let index = Int(error.code) - Int(XML_XPATH_EXPRESSION_OK.rawValue)
             let reason = Self.messages.indices.contains(index) ? Self.messages[index] : "XPath error \(error.code)"
+            let detail = printed.isEmpty ? "" : " (libxml2: \(printed.joined(separator: "; ")))"
             throw SluiceError(
-                .xmlXPathInvalid, "\(reason) in XPath \(expression.debugDescription) at offset \(error.int1)",
+                .xmlXPathInvalid, "\(reason) in XPath \(expression.debugDescription) at offset \(error.int1)\(detail)",
                 library: LibraryDiagnostic(library: "libxml2", code: Int(error.code), message: reason))
         }
         defer { xmlXPathFreeObject(object) }
@@ -147,3 +157,11 @@ final class XPathDocument: @unchecked Sendable {
 
 /// Keeps XPath errors in the context's `lastError` instead of libxml2's global error channel.
 private let xpathErrorSink: xmlStructuredErrorFunc = { _, _ in }
+
+/// Collects a generic message libxml2 gives during an evaluation: `owner` is an `[String]`, at most 8 kept.
+private let collectMessage: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void = { owner, message in
+    guard let owner, let message else { return }
+    let messages = owner.assumingMemoryBound(to: [String].self)
+    let text = String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
+    if !text.isEmpty, messages.pointee.count < 8 { messages.pointee.append(text) }
+}
