@@ -17,6 +17,7 @@ public enum ConformanceRunner {
         ServerSuite(),
         TransportSuite(),
         HostileInputSuite(),
+        HostileParserSuite(),
         SecurityPolicySuite(),
         PluginSuite(),
         BundledPluginSuite(),
