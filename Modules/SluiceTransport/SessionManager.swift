@@ -85,7 +85,7 @@ public final class SessionManager: Sendable, TaskController {
         }
         engine.submit(.stop(cancelling: cancelingTasks))
         // The engine cancels the running ones; a task never resumed ends here (and lets go of the session).
-        for task in registered where !task.mutable.withLock({ $0.startRequested }) { task.cancel() }
+        for task in registered where !task.mutable.withLock({ $0.lifecycle.wasStarted }) { task.cancel() }
     }
 
     /// The tasks that have not completed: running ones, and suspended ones their callers hold (a task
@@ -267,12 +267,15 @@ public final class SessionManager: Sendable, TaskController {
 
     func resume(_ task: SessionTask) {
         let resumed = task.mutable.withLock { state -> (start: Bool, Transfer)? in
-            guard state.state == .suspended, let transfer = state.transfer else { return nil }
-            state.state = .running
-            // From now on the engine holds the transfer, and the transfer its task, until it completes.
-            if !state.startRequested { transfer.holdTask() }
-            defer { state.startRequested = true }
-            return (!state.startRequested, transfer)
+            guard let transfer = state.transfer else { return nil }
+            switch state.lifecycle.resume() {
+            case .none: return nil
+            case .resumeTransfer: return (false, transfer)
+            case .start:
+                // From now on the engine holds the transfer, and the transfer its task, until it completes.
+                transfer.holdTask()
+                return (true, transfer)
+            }
         }
         guard let (start, transfer) = resumed else { return }
         if !engine.submit(start ? .start(transfer) : .resume(transfer)) {
@@ -284,8 +287,7 @@ public final class SessionManager: Sendable, TaskController {
 
     func suspend(_ task: SessionTask) {
         let suspended = task.mutable.withLock { state -> Transfer? in
-            guard state.state == .running, let transfer = state.transfer else { return nil }
-            state.state = .suspended
+            guard let transfer = state.transfer, state.lifecycle.suspend() else { return nil }
             return transfer
         }
         guard let transfer = suspended else { return }
@@ -299,9 +301,12 @@ public final class SessionManager: Sendable, TaskController {
 
     func cancel(_ task: SessionTask) {
         let cancelled = task.mutable.withLock { state -> (started: Bool, Transfer)? in
-            guard state.state != .completed, state.state != .canceling, let transfer = state.transfer else { return nil }
-            state.state = .canceling
-            return (state.startRequested, transfer)
+            guard let transfer = state.transfer else { return nil }
+            switch state.lifecycle.cancel() {
+            case .none: return nil
+            case .cancelTransfer: return (true, transfer)
+            case .endTransfer: return (false, transfer)
+            }
         }
         guard let (started, transfer) = cancelled else { return }
         let error = SluiceError(.cancelled, "the task was cancelled", request: task.currentRequest)
@@ -434,8 +439,7 @@ public final class SessionManager: Sendable, TaskController {
         }
         var response: HTTPResponse?
         let continuations = task.mutable.withLock { state -> [AsyncStream<TransferProgress>.Continuation]? in
-            guard state.state != .completed else { return nil }
-            state.state = .completed
+            guard state.lifecycle.complete() else { return nil }
             state.transfer = nil
             state.error = error
             if let metrics { state.metrics = metrics }

@@ -77,7 +77,9 @@ public final class SessionTask: Sendable, Identifiable, CustomStringConvertible 
     }
 
     struct Mutable: Sendable {
-        var state: State = .suspended
+        /// Where the task is in its life; every transition goes through it.
+        var lifecycle = TaskLifecycle()
+        var state: State { lifecycle.state }
         var currentRequest: HTTPRequest
         /// The head as received; ``response`` is made from it when first asked for.
         var head: ResponseHead?
@@ -86,7 +88,6 @@ public final class SessionTask: Sendable, Identifiable, CustomStringConvertible 
         var metrics: TaskMetrics?
         var progress = ProgressState()
         var progressContinuations: [UUID: AsyncStream<TransferProgress>.Continuation] = [:]
-        var startRequested = false
         /// The task's transfer until the task completes (the two refer to each other until then).
         var transfer: Transfer?
 

@@ -97,19 +97,8 @@ final class Transfer: @unchecked Sendable {
     private var failureStorage: [SluiceError] = []
     /// Whether the server asked for a client certificate and this request had none to give.
     private var clientCertificateRequested = false
-    private var pendingStatus = 0
-    private var pendingVersion = HTTPVersion.http1_1
-    /// The field lines of the head being received, each followed by LF.
-    private var pendingFieldLines: [UInt8] = []
-    /// The fields of the head being received that the transfer acts on, noted as they arrive.
-    private var pendingContentLength: Int64?
-    /// Whether the head being received had a `Content-Length` field (``pendingContentLength`` is `nil`
-    /// for one that is not a length).
-    private var pendingHasContentLength = false
-    private var pendingContentEncoding: String?
-    /// The interim (`1xx`) responses this attempt has received.
-    private var interimResponses = 0
-    private var pendingHasLocation = false
+    /// Reads the response heads of the current attempt.
+    private var headParser: ResponseHeadParser
     /// The current response's head; engine thread only until the transfer ended.
     private(set) var responseHead: ResponseHead?
     private var bodyBegun = false
@@ -127,13 +116,11 @@ final class Transfer: @unchecked Sendable {
     /// When the first attempt was configured: the resource timeout counts the whole task from here,
     /// redirects and authentication rounds included.
     private var startedAt: ContinuousClock.Instant?
-    /// Seconds without a byte moving (once connected) after which the task fails: the request's own
-    /// timeout, else the session's idle timeout; 0 for none.
-    let idleTimeout: TimeInterval
-    /// The bytes this attempt had moved (head and body, both ways) when the engine last looked, and
-    /// since when that count has stood still; -1: not looked at yet.
-    private var idleCount: Int64 = -1
-    private var idleSince = ContinuousClock.Instant.now
+    /// Watches the bytes this attempt moves (head and body, both ways) for the idle timeout: the
+    /// request's own timeout, else the session's; 0 for none.
+    private var idleWatch: IdleWatch
+    /// Seconds without a byte moving (once connected) after which the task fails; 0 for none.
+    var idleTimeout: TimeInterval { idleWatch.timeout }
     /// Whether a followed redirect left the original request's origin: the session's default
     /// `Authorization`, `Cookie` and `Proxy-Authorization` are no longer sent.
     private var leftOriginalOrigin = false
@@ -162,10 +149,10 @@ final class Transfer: @unchecked Sendable {
         self.completion = completion
         self.originalURL = request.url
         self.credential = configuration.value.credential
-        self.idleTimeout = max(0, request.timeout ?? configuration.value.idleTimeout)
+        self.idleWatch = IdleWatch(timeout: request.timeout ?? configuration.value.idleTimeout)
         self.prepared = Prepared(request: request, configuration: configuration)
         // The head's buffer is made here, on the thread that starts the task, not by the engine.
-        pendingFieldLines.reserveCapacity(512)
+        headParser = ResponseHeadParser(maximumInterimResponses: configuration.value.maximumInterimResponses)
         metrics.transactions.reserveCapacity(1)
         headerList = Self.makeHeaderList(prepared.headerLines, removingContentType: false)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
@@ -233,7 +220,7 @@ final class Transfer: @unchecked Sendable {
             tls = shared.tls(for: request.url)
             var defaults = shared.value.defaultHeaders
             if omittingDefaultCredentials {
-                for name in Transfer.originBoundHeaders { defaults.remove(name) }
+                for name in RedirectPlanner.originBoundHeaders { defaults.remove(name) }
             }
             var headers = defaults.merging(request.headers)
             // curl computes these from the body it sends.
@@ -282,9 +269,7 @@ final class Transfer: @unchecked Sendable {
         self.easy = easy
         let now = ContinuousClock.now
         if startedAt == nil { startedAt = now }
-        pendingStatus = 0
-        interimResponses = 0
-        startHead()
+        headParser.reset()
         responseHead = nil
         bodyBegun = false
         isRedirectResponse = false
@@ -331,7 +316,7 @@ final class Transfer: @unchecked Sendable {
         // Timeouts: connect and whole resource here; idle (no byte for N seconds) is the engine's watch
         // (see ``isIdle(at:)``).
         sluice_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(configuration.connectTimeout))
-        idleCount = -1
+        idleWatch.restart()
         if let resource = configuration.resourceTimeout {
             // What is left of the task's time: a redirect or an authentication round does not restart it.
             let left = resource - Self.seconds(now - (startedAt ?? now))
@@ -356,7 +341,7 @@ final class Transfer: @unchecked Sendable {
         configureTLS(easy, context: context)
 
         // Credentials go to the original origin only.
-        if let credential, Self.sameOrigin(request.url, originalURL) {
+        if let credential, RedirectPlanner.sameOrigin(request.url, originalURL) {
             var schemes = 0
             if credential.schemes.contains(.basic) { schemes |= Int(SLUICE_CURLAUTH_BASIC) }
             if credential.schemes.contains(.digest) { schemes |= Int(SLUICE_CURLAUTH_DIGEST) }
@@ -497,136 +482,30 @@ final class Transfer: @unchecked Sendable {
     // MARK: Callbacks (engine thread)
 
     func onHeader(_ line: UnsafeRawBufferPointer) -> Int {
-        var end = line.count
-        while end > 0, line[end - 1] == 0x0A || line[end - 1] == 0x0D { end -= 1 }
-        if end == 0 {
-            return headersEnded() ? line.count : 0
+        switch headParser.consume(line) {
+        case .proceed, .interim:
+            return line.count
+        case .head:
+            headEnded()
+            return line.count
+        case .invalid(let reason):
+            failure = SluiceError(.invalidResponse, reason, request: request)
+            return 0
         }
-        let bytes = UnsafeRawBufferPointer(rebasing: line[..<end])
-        if end > 5, bytes[0] == UInt8(ascii: "H"), bytes[1] == UInt8(ascii: "T"), bytes[2] == UInt8(ascii: "T"),
-            bytes[3] == UInt8(ascii: "P"), bytes[4] == UInt8(ascii: "/")
-        {
-            parseStatusLine(bytes)
-        } else {
-            // Checked when the response is made (ResponseHead.makeResponse), off the engine thread.
-            if !noteField(bytes) { return 0 }
-            if pendingFieldLines.capacity == 0 { pendingFieldLines.reserveCapacity(512) }
-            pendingFieldLines.append(contentsOf: bytes)
-            pendingFieldLines.append(0x0A)
-        }
-        return line.count
     }
 
-    /// A new header block begins (a status line, or a new attempt).
-    private func startHead() {
-        pendingFieldLines.removeAll(keepingCapacity: true)
-        pendingContentLength = nil
-        pendingHasContentLength = false
-        pendingContentEncoding = nil
-        pendingHasLocation = false
-    }
-
-    /// Notes the `Content-Length`, the first `Content-Encoding` and whether there is a `Location` in
-    /// the head. Returns `false` to abort the transfer: `Content-Length` fields that disagree.
-    private func noteField(_ line: UnsafeRawBufferPointer) -> Bool {
-        switch line.first {
-        case UInt8(ascii: "c"), UInt8(ascii: "C"):
-            if let value = HTTPHeader.value(inFieldLine: line, named: "Content-Length") {
-                return noteContentLength(value)
-            } else if pendingContentEncoding == nil,
-                let value = HTTPHeader.value(inFieldLine: line, named: "Content-Encoding")
-            {
-                pendingContentEncoding = String(decoding: value, as: UTF8.self).lowercased()
-            }
-        case UInt8(ascii: "l"), UInt8(ascii: "L"):
-            if HTTPHeader.value(inFieldLine: line, named: "Location") != nil { pendingHasLocation = true }
-        default:
-            break
-        }
-        return true
-    }
-
-    /// Notes a `Content-Length` field. libcurl frames the body by the last one it sees, so lengths that
-    /// disagree — in one field (`5, 96`) or across fields — would let a body carry another response
-    /// (RFC 9112 §6.3): the transfer fails, and curl closes the connection it aborted. Identical
-    /// repeats are one length.
-    private func noteContentLength(_ value: UnsafeRawBufferPointer) -> Bool {
-        let field = HTTPResponse.contentLengthField(value)
-        let length: Int64?
-        switch field {
-        case .length(let value): length = value
-        case .unreadable: length = nil
-        case .conflicting:
-            failure = SluiceError(
-                .invalidResponse, "the response's Content-Length field lists different lengths (\(String(decoding: value, as: UTF8.self)))",
-                request: request)
-            return false
-        }
-        if pendingHasContentLength {
-            guard length == pendingContentLength else {
-                let earlier = pendingContentLength.map(String.init) ?? "unreadable"
-                failure = SluiceError(
-                    .invalidResponse,
-                    "the response has Content-Length fields that disagree (\(earlier), then \(String(decoding: value, as: UTF8.self)))",
-                    request: request)
-                return false
-            }
-        } else {
-            pendingHasContentLength = true
-            pendingContentLength = length
-        }
-        return true
-    }
-
-    /// `HTTP/1.1 200 OK`: the version and the status; a new header block begins.
-    private func parseStatusLine(_ line: UnsafeRawBufferPointer) {
-        startHead()
-        var index = 5
-        while index < line.count, line[index] != UInt8(ascii: " ") { index += 1 }
-        switch (index - 5, index > 5 ? line[5] : 0) {
-        case (3, UInt8(ascii: "1")) where line[7] == UInt8(ascii: "0"): pendingVersion = .http1_0
-        case (1, UInt8(ascii: "2")), (3, UInt8(ascii: "2")): pendingVersion = .http2
-        case (1, UInt8(ascii: "3")), (3, UInt8(ascii: "3")): pendingVersion = .http3
-        default: pendingVersion = .http1_1
-        }
-        while index < line.count, line[index] == UInt8(ascii: " ") { index += 1 }
-        var status = 0, digits = 0
-        while index < line.count, digits < 3, line[index] >= UInt8(ascii: "0"), line[index] <= UInt8(ascii: "9") {
-            status = status * 10 + Int(line[index] - UInt8(ascii: "0"))
-            index += 1
-            digits += 1
-        }
-        pendingStatus = digits == 3 ? status : 0
-    }
-
-    /// The blank line after a header block. Returns `false` to abort the transfer.
-    private func headersEnded() -> Bool {
-        if pendingStatus < 200, pendingStatus != 0 {  // 1xx: more follows
-            interimResponses += 1
-            guard interimResponses <= configuration.maximumInterimResponses else {
-                failure = SluiceError(
-                    .invalidResponse,
-                    "the server sent more than \(configuration.maximumInterimResponses) interim (1xx) responses",
-                    request: request)
-                return false
-            }
-            return true
-        }
-        let head = ResponseHead(
-            statusCode: pendingStatus, httpVersion: pendingVersion, url: request.url, fieldLines: pendingFieldLines,
-            expectedContentLength: pendingContentLength, contentEncoding: pendingContentEncoding,
-            hasLocation: pendingHasLocation)
-        // The head keeps these bytes; the next head (after a redirect) starts a buffer of its own.
-        pendingFieldLines = []
+    /// A final head arrived: it becomes the task's response head.
+    private func headEnded() {
+        let head = headParser.takeHead(url: request.url)
         responseHead = head
         task.mutable.withLock { state in
             state.head = head
             state.response = nil
         }
-        isRedirectResponse = shouldFollow(head)
+        isRedirectResponse = RedirectPlanner.follows(
+            statusCode: head.statusCode, hasLocation: head.hasLocation, policy: configuration.redirectPolicy)
         // The body is begun at its first byte (or at the end), so the head of a response curl
         // answers itself (an authentication round) never reaches the sink.
-        return true
     }
 
     /// Begins the current response's body once.
@@ -789,7 +668,9 @@ final class Transfer: @unchecked Sendable {
                 return .complete(.failure(attach(error)))
             }
         }
-        if head.statusCode == 401, task.kind != .stream, !askedChallengeHandler,
+        if AuthenticationRetryPlanner.asksHandler(
+            statusCode: head.statusCode, kind: task.kind, askedAlready: askedChallengeHandler,
+            hasHandler: configuration.authenticationChallengeHandler != nil),
             let handler = configuration.authenticationChallengeHandler
         {
             askedChallengeHandler = true
@@ -841,7 +722,7 @@ final class Transfer: @unchecked Sendable {
             elapsed: seconds, resourceTimeout: configuration.resourceTimeout,
             trust: .init(
                 verifyResult: verifyResult, anchorsArePinned: tls.anchorsArePinned,
-                clientCertificateMissing: clientCertificateRequested && responseHead == nil && pendingStatus == 0))
+                clientCertificateMissing: clientCertificateRequested && responseHead == nil && headParser.statusCode == 0))
         return attach(SluiceError(mapped.code, mapped.message + (detail.isEmpty ? "" : ": \(detail)"), library: library))
     }
 
@@ -865,61 +746,15 @@ final class Transfer: @unchecked Sendable {
 
     // MARK: Redirects
 
-    private func shouldFollow(_ head: ResponseHead) -> Bool {
-        switch head.statusCode {
-        case 301, 302, 303, 307, 308: guard head.hasLocation else { return false }
-        default: return false
-        }
-        if case .refuse = configuration.redirectPolicy { return false }
-        return true
-    }
-
     /// The next request for a redirect response, or `nil` when the policy delivers the redirect.
     private func redirectRequest(after response: HTTPResponse) throws(SluiceError) -> HTTPRequest? {
-        let maximum: Int
-        switch configuration.redirectPolicy {
-        case .refuse: return nil
-        case .follow(let limit): maximum = limit
-        case .decide(let limit, _): maximum = limit
-        }
-        guard redirectCount < maximum else {
-            throw SluiceError(.tooManyRedirects, "more than \(maximum) redirects", request: request, response: response)
-        }
-        guard let location = response.headers.first("Location"),
-            let url = URL(string: location, relativeTo: request.url)?.absoluteURL,
-            ["http", "https"].contains(url.scheme?.lowercased() ?? "")
-        else {
-            throw SluiceError(
-                .redirectRefused, "unusable redirect Location \(response.headers.first("Location") ?? "")",
-                request: request, response: response)
-        }
-        var next = request
-        next.url = url
-        let status = response.statusCode
-        if (status == 303 && request.method != .head) || ((status == 301 || status == 302) && request.method == .post) {
-            next.method = .get
-            next.body = .none
-            next.headers.remove("Content-Type")
-            next.headers.remove("Content-Encoding")
-        }
-        if !Self.sameOrigin(request.url, url) {
-            leftOriginalOrigin = true
-            for name in Self.originBoundHeaders { next.headers.remove(name) }
-        }
+        guard let maximum = RedirectPlanner.maximumRedirects(configuration.redirectPolicy) else { return nil }
+        let plan = try RedirectPlanner.plan(following: request, response: response, redirectCount: redirectCount, maximum: maximum)
+        if plan.leavesOrigin { leftOriginalOrigin = true }
         if case .decide(_, let decide) = configuration.redirectPolicy {
-            return decide(next, response)
+            return decide(plan.request, response)
         }
-        return next
-    }
-
-    /// The credentials a redirect to another origin drops: the request's own, and the session's defaults
-    /// from then on.
-    static let originBoundHeaders = ["Authorization", "Cookie", "Proxy-Authorization"]
-
-    static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
-        func port(_ url: URL) -> Int? { url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80) }
-        return a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased()
-            && port(a) == port(b)
+        return plan.request
     }
 
     // MARK: Idle timeout
@@ -930,7 +765,7 @@ final class Transfer: @unchecked Sendable {
     /// starts over.
     func isIdle(at now: ContinuousClock.Instant) -> Bool {
         guard idleTimeout > 0, let easy else { return false }
-        var count: Int64 = -1
+        var count: Int64?
         if !isSuspended, !isPausedByStream, pacedUntil == nil {
             var connected: curl_off_t = 0
             sluice_easy_getinfo_off_t(easy, CURLINFO_PRETRANSFER_TIME_T, &connected)
@@ -944,12 +779,7 @@ final class Transfer: @unchecked Sendable {
                 count = Int64(head) + Int64(down) + Int64(up)
             }
         }
-        if count < 0 || count != idleCount {
-            idleCount = count
-            idleSince = now
-            return false
-        }
-        return Self.seconds(now - idleSince) >= idleTimeout
+        return idleWatch.isIdle(count: count, at: now)
     }
 
     /// The error of a transfer that was idle too long.
