@@ -8,7 +8,8 @@ import SluiceCore
 /// ``querySerializer`` (an `HTTPRequestSerializer`, for example); without one, parameters for those
 /// methods are refused with ``SluiceError/Code/propertyListParametersInURI``.
 public struct PropertyListRequestSerializer: RequestSerializer {
-    /// The format written. Default `.xml`.
+    /// The format written: `.xml` (the default) or `.binary`; `.openStep` cannot be written, and
+    /// serializing with it throws ``SluiceError/Code/propertyListInvalidValue``.
     public var format: PropertyListSerialization.PropertyListFormat
     /// Serializes requests of the query methods. Default `nil`.
     public var querySerializer: (any RequestSerializer)?
@@ -26,7 +27,8 @@ public struct PropertyListRequestSerializer: RequestSerializer {
     /// (unless one is set). No parameters, no body.
     ///
     /// - Throws: ``SluiceError`` with code ``SluiceError/Code/propertyListInvalidValue`` (null, a set, a
-    ///   non-finite number) or ``SluiceError/Code/propertyListParametersInURI``.
+    ///   non-finite number, or the `.openStep` format, which cannot be written) or
+    ///   ``SluiceError/Code/propertyListParametersInURI``.
     public func serialize(_ request: HTTPRequest, with parameters: Parameters?) throws(SluiceError) -> HTTPRequest {
         if ["GET", "HEAD", "DELETE"].contains(request.method.rawValue.uppercased()) {
             if let querySerializer { return try querySerializer.serialize(request, with: parameters) }
@@ -54,10 +56,15 @@ public struct PropertyListRequestSerializer: RequestSerializer {
 
     /// The property-list bytes of `parameters`.
     ///
-    /// - Throws: ``SluiceError`` with code ``SluiceError/Code/propertyListInvalidValue``.
+    /// - Throws: ``SluiceError`` with code ``SluiceError/Code/propertyListInvalidValue`` for a value a
+    ///   property list cannot hold, or for the `.openStep` format, which Foundation cannot write.
     public static func data(for parameters: Parameters, format: PropertyListSerialization.PropertyListFormat = .xml)
         throws(SluiceError) -> Data
     {
+        // Foundation traps (instead of throwing) when asked to write OpenStep.
+        guard format != .openStep else {
+            throw SluiceError(.propertyListInvalidValue, "OpenStep property lists cannot be written; use .xml or .binary")
+        }
         let object = try PropertyListConversion.object(from: parameters)
         do {
             return try PropertyListSerialization.data(fromPropertyList: object, format: format, options: 0)

@@ -1,7 +1,8 @@
 import Foundation
 import SluiceCore
 
-/// Converts between ``Parameters`` and Foundation's property-list objects.
+/// Converts ``Parameters`` to Foundation's property-list objects (for writing), and parsed property lists
+/// (``PropertyListValue``) to ``Parameters`` and to Foundation's objects.
 enum PropertyListConversion {
     /// The property-list object for `value`.
     static func object(from value: Parameters, path: [String] = []) throws(SluiceError) -> Any {
@@ -32,35 +33,58 @@ enum PropertyListConversion {
         }
     }
 
-    /// The ``Parameters`` for a property-list object; dates become ISO 8601 strings.
-    static func parameters(from object: Any) throws(SluiceError) -> Parameters {
-        switch object {
-        case let bool as Bool where type(of: object) == Bool.self: return .bool(bool)
-        case let string as String: return .string(string)
-        case let data as Data: return .data(data)
-        case let date as Date: return .string(date.formatted(.iso8601))
-        case let number as NSNumber:
-            let kind = String(cString: number.objCType)
-            if kind == "c" || kind == "B" { return .bool(number.boolValue) }
-            if kind == "d" || kind == "f" { return .double(number.doubleValue) }
-            return .integer(number.intValue)
-        case let array as [Any]:
-            var elements: [Parameters] = []
-            for element in array { elements.append(try parameters(from: element)) }
-            return .array(elements)
-        case let dictionary as [AnyHashable: Any]:
-            var result = Parameters.dictionary([:])
-            guard case .dictionary(var storage) = result else { return result }
-            for key in dictionary.keys.sorted(by: { "\($0)" < "\($1)" }) {
-                guard let name = key.base as? String else {
-                    throw SluiceError(.propertyListInvalidData, "a dictionary key is not a string: \(key)")
-                }
-                storage[name] = try parameters(from: dictionary[key]!)
+    /// The ``Parameters`` for a parsed property list.
+    ///
+    /// Dates become ISO 8601 strings (`Date(timeIntervalSinceReferenceDate:).formatted(.iso8601)`);
+    /// integers above `Int.max` become doubles, as the JSON serializer reads them; dictionary keys are
+    /// sorted (by `String`'s `<`).
+    ///
+    /// - Throws: ``SluiceError`` with code ``SluiceError/Code/propertyListInvalidData`` for a date that is
+    ///   not finite (the parsers refuse those already; formatting one would trap).
+    static func parameters(from value: PropertyListValue) throws(SluiceError) -> Parameters {
+        switch value {
+        case .string(let string): return .string(string)
+        case .integer(let integer): return .integer(Int(integer))
+        case .unsignedInteger(let integer): return .double(Double(integer))
+        case .real(let real): return .double(real)
+        case .bool(let bool): return .bool(bool)
+        case .date(let seconds):
+            guard seconds.isFinite else {
+                throw SluiceError(.propertyListInvalidData, "a date of \(seconds) seconds is not a finite time")
             }
-            result = .dictionary(storage)
-            return result
-        default:
-            throw SluiceError(.propertyListInvalidData, "unexpected property-list object \(type(of: object))")
+            return .string(Date(timeIntervalSinceReferenceDate: seconds).formatted(.iso8601))
+        case .data(let data): return .data(data)
+        case .array(let elements):
+            var result: [Parameters] = []
+            result.reserveCapacity(elements.count)
+            for element in elements { result.append(try parameters(from: element)) }
+            return .array(result)
+        case .dictionary(let entries):
+            // OrderedDictionary is SluiceCore's dependency, not this module's: start from an empty one.
+            guard case .dictionary(var storage) = Parameters.dictionary([:]) else { return .dictionary([:]) }
+            storage.reserveCapacity(entries.count)
+            for entry in entries.sorted(by: { $0.key < $1.key }) { storage[entry.key] = try parameters(from: entry.value) }
+            return .dictionary(storage)
+        }
+    }
+
+    /// The Foundation property-list object for a parsed property list (`String`, `Int64`, `UInt64`,
+    /// `Double`, `Bool`, `Date`, `Data`, `[Any]`, `[String: Any]`), for Foundation to write.
+    static func foundationObject(from value: PropertyListValue) -> Any {
+        switch value {
+        case .string(let string): return string
+        case .integer(let integer): return integer
+        case .unsignedInteger(let integer): return integer
+        case .real(let real): return real
+        case .bool(let bool): return bool
+        case .date(let seconds): return Date(timeIntervalSinceReferenceDate: seconds)
+        case .data(let data): return data
+        case .array(let elements): return elements.map(foundationObject(from:))
+        case .dictionary(let entries):
+            var dictionary: [String: Any] = [:]
+            dictionary.reserveCapacity(entries.count)
+            for entry in entries { dictionary[entry.key] = foundationObject(from: entry.value) }
+            return dictionary
         }
     }
 }
