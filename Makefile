@@ -12,7 +12,7 @@ TESTENV := Tools/testenv
 REPORT_DIR ?= reports/conformance
 SWIFT_TEST_FLAGS ?=
 
-.PHONY: all install build test run servers stop benchmarks clean
+.PHONY: all install build test run servers stop benchmarks fuzz clean
 
 all: build
 
@@ -48,6 +48,11 @@ stop:
 ## benchmarks: Sluice against its peers in one run, as ratios (Tools/Benchmarks).
 benchmarks: install
 	@Tools/Benchmarks/run.sh
+
+## fuzz: every libFuzzer target (Tools/Fuzz) under AddressSanitizer, FUZZ_SECONDS each (default 60).
+FUZZ_SECONDS ?= 60
+fuzz: install
+	@Tools/Fuzz/run.sh $(FUZZ_SECONDS)
 
 clean:
 	@$(TESTENV)/stop.sh || true
