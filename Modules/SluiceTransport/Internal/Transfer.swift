@@ -101,18 +101,16 @@ final class Transfer: @unchecked Sendable {
     private var headParser: ResponseHeadParser
     /// The current response's head; engine thread only until the transfer ended.
     private(set) var responseHead: ResponseHead?
-    private var bodyBegun = false
-    private var isRedirectResponse = false
-    /// The credential for this attempt, and whether a challenge handler was asked already.
+    /// The task's attempts: redirects followed, the challenge handler asked, where the body stands.
+    private var attempts: TransferAttempts
+    /// The credential for this attempt.
     private var credential: Credential?
-    private var askedChallengeHandler = false
     private let originalURL: URL
     private var redirectBody = Data()
     private var decoder: (any ContentDecoder)?
     private var decoderBudgetOutput: Int64 = 0
     /// Engine thread only until the transfer ended.
     private(set) var metrics = TaskMetrics()
-    private var redirectCount = 0
     /// When the first attempt was configured: the resource timeout counts the whole task from here,
     /// redirects and authentication rounds included.
     private var startedAt: ContinuousClock.Instant?
@@ -121,9 +119,6 @@ final class Transfer: @unchecked Sendable {
     private var idleWatch: IdleWatch
     /// Seconds without a byte moving (once connected) after which the task fails; 0 for none.
     var idleTimeout: TimeInterval { idleWatch.timeout }
-    /// Whether a followed redirect left the original request's origin: the session's default
-    /// `Authorization`, `Cookie` and `Proxy-Authorization` are no longer sent.
-    private var leftOriginalOrigin = false
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     /// This attempt's request body bytes handed to curl and response bytes received (before decoding).
     private var bytesSent: Int64 = 0
@@ -149,6 +144,8 @@ final class Transfer: @unchecked Sendable {
         self.completion = completion
         self.originalURL = request.url
         self.credential = configuration.value.credential
+        self.attempts = TransferAttempts(
+            kind: task.kind, hasChallengeHandler: configuration.value.authenticationChallengeHandler != nil)
         self.idleWatch = IdleWatch(timeout: request.timeout ?? configuration.value.idleTimeout)
         self.prepared = Prepared(request: request, configuration: configuration)
         // The head's buffer is made here, on the thread that starts the task, not by the engine.
@@ -271,8 +268,7 @@ final class Transfer: @unchecked Sendable {
         if startedAt == nil { startedAt = now }
         headParser.reset()
         responseHead = nil
-        bodyBegun = false
-        isRedirectResponse = false
+        attempts.attemptStarted()
         redirectBody = Data()
         decoder = nil
         failure = nil
@@ -286,7 +282,7 @@ final class Transfer: @unchecked Sendable {
         sluice_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer)
         if requestChanged {
             requestChanged = false
-            prepared = Prepared(request: request, configuration: sharedConfiguration, omittingDefaultCredentials: leftOriginalOrigin)
+            prepared = Prepared(request: request, configuration: sharedConfiguration, omittingDefaultCredentials: attempts.leftOriginalOrigin)
             if let headerList { curl_slist_free_all(headerList) }
             headerList = nil
         }
@@ -502,16 +498,15 @@ final class Transfer: @unchecked Sendable {
             state.head = head
             state.response = nil
         }
-        isRedirectResponse = RedirectPlanner.follows(
-            statusCode: head.statusCode, hasLocation: head.hasLocation, policy: configuration.redirectPolicy)
+        attempts.headReceived(followsRedirect: RedirectPlanner.follows(
+            statusCode: head.statusCode, hasLocation: head.hasLocation, policy: configuration.redirectPolicy))
         // The body is begun at its first byte (or at the end), so the head of a response curl
         // answers itself (an authentication round) never reaches the sink.
     }
 
     /// Begins the current response's body once.
     private func beginBodyIfNeeded() throws(SluiceError) {
-        guard !bodyBegun, let head = responseHead else { return }
-        bodyBegun = true
+        guard let head = responseHead, attempts.beginBody() else { return }
         try beginBody(head)
     }
 
@@ -531,7 +526,7 @@ final class Transfer: @unchecked Sendable {
     }
 
     func onWrite(_ bytes: UnsafeRawBufferPointer) -> Int {
-        if isRedirectResponse {
+        if attempts.buffersRedirectBody {
             if redirectBody.count < 1 << 20 { redirectBody.append(bytes.assumingMemoryBound(to: UInt8.self)) }
             bytesReceived += Int64(bytes.count)
             return bytes.count
@@ -643,58 +638,58 @@ final class Transfer: @unchecked Sendable {
     func finish(code: CURLcode) -> Step {
         let transaction = makeTransaction()
         metrics.transactions.append(transaction)
-        if code != CURLE_OK {
-            return .complete(.failure(error(for: code)))
-        }
-        if let failure { return .complete(.failure(failure)) }
-        guard let head = responseHead else {
-            return .complete(.failure(SluiceError(.connectionLost, "the server sent no response", request: request)))
-        }
-        if isRedirectResponse {
-            do throws(SluiceError) {
-                if let next = try redirectRequest(after: head.makeResponse()) {
-                    redirectCount += 1
+        var action = attempts.attemptEnded(
+            succeeded: code == CURLE_OK, callbackFailed: failure != nil, statusCode: responseHead?.statusCode)
+        var next: HTTPRequest?
+        var offered: Credential?
+        do throws(SluiceError) {
+            while true {
+                switch action {
+                case .fail:
+                    return .complete(.failure(code != CURLE_OK ? error(for: code) : failure ?? error(for: code)))
+                case .failNoResponse:
+                    return .complete(.failure(SluiceError(.connectionLost, "the server sent no response", request: request)))
+                case .decideRedirect:
+                    let decision = try redirectRequest(after: currentResponse())
+                    next = decision.request
+                    action = attempts.redirectDecided(follow: next != nil, leavesOrigin: decision.leavesOrigin)
+                case .followRedirect:
+                    guard let next else { return .complete(.failure(attach(SluiceError(.redirectRefused, "no request to follow")))) }
                     request = next
                     requestChanged = true
                     task.mutable.withLock { $0.currentRequest = next }
                     return .redirect(next)
-                }
-                // The policy stopped here: the redirect response is the answer.
-                isRedirectResponse = false
-                try beginBodyIfNeeded()
-                let body = redirectBody
-                try body.withUnsafeBytes { bytes in Result { () throws(SluiceError) in try writeDecoded(bytes) } }.get()
-            } catch {
-                return .complete(.failure(attach(error)))
-            }
-        }
-        if AuthenticationRetryPlanner.asksHandler(
-            statusCode: head.statusCode, kind: task.kind, askedAlready: askedChallengeHandler,
-            hasHandler: configuration.authenticationChallengeHandler != nil),
-            let handler = configuration.authenticationChallengeHandler
-        {
-            askedChallengeHandler = true
-            if let offered = handler(request, head.makeResponse()) {
-                credential = offered
-                do {
+                case .deliverRedirectBody:
+                    // The policy stopped here: the redirect response is the answer.
+                    try beginBodyIfNeeded()
+                    let body = redirectBody
+                    try body.withUnsafeBytes { bytes in Result { () throws(SluiceError) in try writeDecoded(bytes) } }.get()
+                    action = attempts.redirectBodyDelivered()
+                case .askChallengeHandler:
+                    offered = configuration.authenticationChallengeHandler?(request, currentResponse())
+                    action = attempts.challengeAnswered(offered: offered != nil)
+                case .retryWithCredential:
+                    credential = offered
                     try sink.reset()  // the 401's body is not the answer
-                } catch {
-                    return .complete(.failure(attach(error)))
+                    return .redirect(request)
+                case .complete:
+                    try beginBodyIfNeeded()
+                    if let decoder {
+                        let sink = self.sink
+                        try decoder.finish { (output) throws(SluiceError) in try sink.write(output) }
+                    }
+                    metrics.duration = Date().timeIntervalSince(metrics.startDate)
+                    return .complete(.success(()))
                 }
-                return .redirect(request)
-            }
-        }
-        do throws(SluiceError) {
-            try beginBodyIfNeeded()
-            if let decoder {
-                let sink = self.sink
-                try decoder.finish { (output) throws(SluiceError) in try sink.write(output) }
             }
         } catch {
             return .complete(.failure(attach(error)))
         }
-        metrics.duration = Date().timeIntervalSince(metrics.startDate)
-        return .complete(.success(()))
+    }
+
+    /// The current response, made from its head.
+    private func currentResponse() -> HTTPResponse {
+        responseHead?.makeResponse() ?? HTTPResponse(statusCode: 0)
     }
 
     /// Hands body bytes to the sink, through the content decoder when there is one.
@@ -746,15 +741,16 @@ final class Transfer: @unchecked Sendable {
 
     // MARK: Redirects
 
-    /// The next request for a redirect response, or `nil` when the policy delivers the redirect.
-    private func redirectRequest(after response: HTTPResponse) throws(SluiceError) -> HTTPRequest? {
-        guard let maximum = RedirectPlanner.maximumRedirects(configuration.redirectPolicy) else { return nil }
-        let plan = try RedirectPlanner.plan(following: request, response: response, redirectCount: redirectCount, maximum: maximum)
-        if plan.leavesOrigin { leftOriginalOrigin = true }
+    /// The next request for a redirect response (`nil` when the policy delivers the redirect), and
+    /// whether the planned redirect left the origin.
+    private func redirectRequest(after response: HTTPResponse) throws(SluiceError) -> (request: HTTPRequest?, leavesOrigin: Bool) {
+        guard let maximum = RedirectPlanner.maximumRedirects(configuration.redirectPolicy) else { return (nil, false) }
+        let plan = try RedirectPlanner.plan(
+            following: request, response: response, redirectCount: attempts.redirectCount, maximum: maximum)
         if case .decide(_, let decide) = configuration.redirectPolicy {
-            return decide(plan.request, response)
+            return (decide(plan.request, response), plan.leavesOrigin)
         }
-        return plan.request
+        return (plan.request, plan.leavesOrigin)
     }
 
     // MARK: Idle timeout
