@@ -1,11 +1,14 @@
 /// A request body that is pulled in chunks while it is sent.
 ///
-/// The transport calls ``read(into:)`` from its engine thread whenever the connection can take more
-/// bytes, so the body is produced while it is sent and never held whole. A stream that can start
-/// over (``isRewindable``) lets a redirect or retry send it again.
+/// The transport reads a caller's stream (``HTTPBody/stream(_:)``) ahead of the connection, on a queue
+/// of its own and never on its engine thread, at most a small window (128 KiB) ahead of what was sent:
+/// the body is produced while it is sent and never held whole, and a ``read(into:)`` that blocks or
+/// takes its time stalls only its own task (one that produces nothing for the idle timeout fails it
+/// with `transport.idleTimedOut`). A stream that can start over (``isRewindable``) lets a redirect or
+/// retry send it again.
 ///
-/// Calls to one stream never overlap: the transport reads, rewinds and closes it from one thread at
-/// a time. Implementations are classes because a stream has a position.
+/// Calls to one stream never overlap: the transport reads, rewinds and closes it one call at a time,
+/// though not always from the same thread. Implementations are classes because a stream has a position.
 public protocol BodyStream: AnyObject, Sendable {
     /// The total number of bytes the stream produces, when known in advance; `nil` sends the body
     /// with chunked transfer coding. A stream that ends before this length, or runs past it, fails

@@ -39,8 +39,6 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
     /// cookie-engine start per request and, in libcurl 7.88, leaked the file-name list at each reset.
     /// Any other transfer may use one too: without the cookie share, the handle has no cookie store.
     private var cookiePool: [UnsafeMutableRawPointer] = []
-    /// Transfers paused by a self-pacing body stream, resumed when their time comes.
-    private var paced: [Transfer] = []
     /// When ``failIdleTransfers()`` looks next; `nil` while no transfer has an idle timeout.
     private var nextIdleCheck: ContinuousClock.Instant?
     private var stopping: Bool?  // nil: running; true: cancel everything; false: drain
@@ -137,7 +135,6 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
                 curl_multi_poll(multi, nil, 0, pollTimeout(), nil)
                 commands.withLock { $0.sleeping = false }
             }
-            resumePacedTransfers()
         }
         for easy in pool + cookiePool { curl_easy_cleanup(easy) }
         pool.removeAll()
@@ -168,11 +165,14 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
             guard let easy = transfer.easy, active[easy] === transfer, transfer.isSuspended else { return }
             transfer.isSuspended = false
             transfer.isPausedByStream = false
+            transfer.isWaitingForBody = false
             curl_easy_pause(easy, SLUICE_CURLPAUSE_CONT)
         case .continueStream(let transfer):
-            guard let easy = transfer.easy, active[easy] === transfer, transfer.isPausedByStream, !transfer.isSuspended
+            guard let easy = transfer.easy, active[easy] === transfer, transfer.isPausedByStream || transfer.isWaitingForBody,
+                !transfer.isSuspended
             else { return }
             transfer.isPausedByStream = false
+            transfer.isWaitingForBody = false
             curl_easy_pause(easy, SLUICE_CURLPAUSE_CONT)
         case .run(let job):
             job.runSynchronously(on: asUnownedTaskExecutor())
@@ -196,9 +196,6 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
         if !submit(.run(job)) { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
     }
 
-    /// Notes a transfer whose body stream asked to wait (engine thread, from curl's read callback).
-    func pausedForPacing(_ transfer: Transfer) { paced.append(transfer) }
-
     /// Ends the transfers that moved no byte for their idle timeout; looks again in a quarter of the
     /// shortest idle timeout (between 50 ms and a second).
     private func failIdleTransfers() {
@@ -218,37 +215,10 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
         }
     }
 
-    /// How long the engine may sleep: a second, or less when a paced upload or an idle check is due sooner.
+    /// How long the engine may sleep: a second, or less when an idle check is due sooner.
     private func pollTimeout() -> Int32 {
-        guard nextIdleCheck != nil || !paced.isEmpty else { return 1000 }
-        let now = ContinuousClock.now
-        func milliseconds(until due: ContinuousClock.Instant) -> Int32 {
-            Int32(max(0, (due - now) / .milliseconds(1)).rounded(.up))
-        }
-        var timeout: Int32 = 1000
-        if let next = nextIdleCheck { timeout = min(timeout, milliseconds(until: next)) }
-        for transfer in paced {
-            guard let due = transfer.pacedUntil else { continue }
-            timeout = min(timeout, milliseconds(until: due))
-        }
-        return timeout
-    }
-
-    /// Resumes the uploads whose body stream asked to wait and whose time has come; forgets those
-    /// that ended meanwhile.
-    private func resumePacedTransfers() {
-        guard !paced.isEmpty else { return }
-        let now = ContinuousClock.now
-        paced.removeAll { transfer in
-            guard let easy = transfer.easy, active[easy] === transfer, let due = transfer.pacedUntil else { return true }
-            guard due <= now else { return false }
-            transfer.pacedUntil = nil
-            if transfer.isPausedByStream, !transfer.isSuspended {
-                transfer.isPausedByStream = false
-                curl_easy_pause(easy, SLUICE_CURLPAUSE_CONT)
-            }
-            return true
-        }
+        guard let next = nextIdleCheck else { return 1000 }
+        return min(1000, Int32(max(0, (next - ContinuousClock.now) / .milliseconds(1)).rounded(.up)))
     }
 
     private func attach(_ transfer: Transfer) {
@@ -270,6 +240,8 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
         }
         transfer.easyHasCookieEngine = cookieEngineOn
         transfer.startsCookieEngine = handlesCookies && !cookieEngineOn
+        // Set before configuring: a body read ahead off this thread wakes the transfer through it.
+        transfer.engine = self
         do {
             try transfer.configure(easy, share: handlesCookies ? cookieShare : share)
         } catch {
@@ -279,7 +251,6 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
             return
         }
         active[easy] = transfer
-        transfer.engine = self
         let code = curl_multi_add_handle(multi, easy)
         if code != CURLM_OK {
             active[easy] = nil

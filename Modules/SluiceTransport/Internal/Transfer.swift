@@ -70,11 +70,12 @@ final class Transfer: @unchecked Sendable {
     var easyHasCookieEngine = false
     /// Whether this attempt turns the cookie engine of ``easy`` on (`CURLOPT_COOKIEFILE`).
     var startsCookieEngine = false
+    /// Paused because the response stream's reader is behind, or the request body stream asked to wait
+    /// (a throttle): the idle clock stops.
     var isPausedByStream = false
+    /// Paused because the caller's request body stream has produced nothing yet: the idle clock runs.
+    var isWaitingForBody = false
     var isSuspended = false
-    /// When a self-pacing body stream (a throttled upload) may be read again; the engine resumes the
-    /// transfer then. `nil`: not waiting for the stream.
-    var pacedUntil: ContinuousClock.Instant?
     /// The engine running this transfer (set at attach; the engine outlives its transfers' callbacks).
     unowned(unsafe) var engine: CurlEngine?
     /// curl's list of the request's header lines. Made with the transfer, on the thread that starts the
@@ -84,6 +85,9 @@ final class Transfer: @unchecked Sendable {
     /// Whether ``headerList`` begins with `Content-Type:`, which keeps curl from adding its own.
     private var headerListRemovesContentType = false
     private var bodyStream: (any BodyStream)?
+    /// Reads a caller's body stream off the engine thread (``HTTPBody/stream(_:)`` bodies only: Sluice's
+    /// own byte and file streams are read here, as they cannot block).
+    private var readAhead: BodyReadAhead?
     /// The coding the body is encoded with while it is sent (``HTTPRequest/contentEncoding``).
     private var bodyCoding: String?
     private var declaredBodyLength: Int64?
@@ -248,6 +252,7 @@ final class Transfer: @unchecked Sendable {
     }
 
     deinit {
+        readAhead?.close()
         if let headerList { curl_slist_free_all(headerList) }
         errorBuffer.deallocate()
     }
@@ -357,6 +362,9 @@ final class Transfer: @unchecked Sendable {
     private func configureMethodAndBody(_ easy: UnsafeMutableRawPointer, context: UnsafeMutableRawPointer) throws(SluiceError) {
         let method = request.method.rawValue
         bodyStream = nil
+        readAhead?.close()
+        readAhead = nil
+        isWaitingForBody = false
         bodyCoding = nil
         declaredBodyLength = nil
         switch method {
@@ -372,11 +380,14 @@ final class Transfer: @unchecked Sendable {
         guard request.body.isPresent || ["POST", "PUT", "PATCH"].contains(method) else { return }
         sluice_easy_setopt_long(easy, CURLOPT_POST, 1)
         var stream: any BodyStream
+        /// The caller's stream, to start over before its first read.
+        var rewindFirst: (any BodyStream)?
         if case .stream(let existing) = request.body {
             // A stream is sent from its first byte: after a redirect, and also when the same request
             // (and so the same stream) was sent or read before. One that cannot start over is sent
-            // from where it is the first time, and fails a redirect that needs it again.
-            if existing.isRewindable || metrics.transactions.count > 0 { try existing.rewind() }
+            // from where it is the first time, and fails a redirect that needs it again. The rewind,
+            // like every read, is the reader's, off this thread.
+            if existing.isRewindable || metrics.transactions.count > 0 { rewindFirst = existing }
             stream = existing
         } else {
             stream = try request.body.makeStream()
@@ -391,6 +402,13 @@ final class Transfer: @unchecked Sendable {
             bodyCoding = coding.name
         }
         bodyStream = stream
+        if case .stream = request.body {
+            let engine = self.engine
+            readAhead = BodyReadAhead(stream, rewinding: rewindFirst) { [weak self, weak engine] in
+                guard let self, let engine else { return }
+                engine.submit(.continueStream(self))
+            }
+        }
         declaredBodyLength = stream.contentLength
         sluice_easy_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(stream.contentLength ?? -1))
         sluice_easy_setopt_data_callback(easy, CURLOPT_READFUNCTION, transferReadCallback)
@@ -549,14 +567,20 @@ final class Transfer: @unchecked Sendable {
 
     func onRead(_ buffer: UnsafeMutableRawBufferPointer) -> Int {
         guard let bodyStream else { return 0 }
-        if let delay = bodyStream.delayBeforeNextRead(), delay > .zero {
-            pacedUntil = .now + delay
-            isPausedByStream = true
-            engine?.pausedForPacing(self)
-            return Int(SLUICE_CURL_READFUNC_PAUSE)
-        }
         do throws(SluiceError) {
-            let count = try bodyStream.read(into: buffer)
+            let count: Int
+            if let readAhead {
+                switch readAhead.take(into: buffer) {
+                case .bytes(let taken): count = taken
+                case .end: count = 0
+                case .failed(let error): throw error
+                case .wait(let paced):
+                    if paced { isPausedByStream = true } else { isWaitingForBody = true }
+                    return Int(SLUICE_CURL_READFUNC_PAUSE)
+                }
+            } else {
+                count = try bodyStream.read(into: buffer)
+            }
             bodyBytesRead += Int64(count)
             if count > 0 {
                 bytesSent += Int64(count)
@@ -582,6 +606,12 @@ final class Transfer: @unchecked Sendable {
 
     func onSeek(offset: Int64, origin: Int32) -> Int32 {
         guard offset == 0, origin == SEEK_SET, let bodyStream, bodyStream.isRewindable else { return 2 }  // CANTSEEK
+        if let readAhead {
+            readAhead.rewind()
+            bodyBytesRead = 0
+            bytesSent = 0
+            return 0  // OK: the reader rewinds the stream before its next read
+        }
         do {
             try bodyStream.rewind()
             bodyBytesRead = 0
@@ -636,6 +666,7 @@ final class Transfer: @unchecked Sendable {
 
     /// The attempt on the current easy handle ended with `code`: decide what follows.
     func finish(code: CURLcode) -> Step {
+        readAhead?.close()
         let transaction = makeTransaction()
         metrics.transactions.append(transaction)
         var action = attempts.attemptEnded(
@@ -757,12 +788,13 @@ final class Transfer: @unchecked Sendable {
 
     /// Whether the transfer has moved no byte for its idle timeout, as of `now` (engine thread). The
     /// count stands still while the connection is being made (the connect timeout covers that), while
-    /// the task is suspended, and while it waits for its reader or its paced body stream: the clock then
+    /// the task is suspended, and while it waits for its reader or its paced body stream (not while a body
+    /// stream is just slow to produce: a stream that blocks ends in the idle timeout): the clock then
     /// starts over.
     func isIdle(at now: ContinuousClock.Instant) -> Bool {
         guard idleTimeout > 0, let easy else { return false }
         var count: Int64?
-        if !isSuspended, !isPausedByStream, pacedUntil == nil {
+        if !isSuspended, !isPausedByStream {
             var connected: curl_off_t = 0
             sluice_easy_getinfo_off_t(easy, CURLINFO_PRETRANSFER_TIME_T, &connected)
             if connected > 0 {
