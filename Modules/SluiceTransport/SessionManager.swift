@@ -249,18 +249,17 @@ public final class SessionManager: Sendable, TaskController {
     /// Returns `nil` for other tasks, or when the response had not started.
     public func cancel(_ task: SessionTask, producingResumeData: Bool) -> ResumeData? {
         guard producingResumeData, task.kind == .download,
-            let transfer = task.mutable.withLock({ $0.transfer }), let sink = transfer.sink as? FileSink
+            let transfer = task.mutable.withLock({ $0.transfer }), let partialFilePath = transfer.sink.keepForResume()
         else {
             task.cancel()
             return nil
         }
-        sink.keepsPartialFile = true
         let response = task.response
         let validator = response?.headers.first("ETag") ?? response?.headers.first("Last-Modified")
         task.cancel()
         return ResumeData(
             url: task.currentRequest.url, headers: task.currentRequest.headers.dictionary,
-            partialFilePath: sink.path, validator: validator)
+            partialFilePath: partialFilePath, validator: validator)
     }
 
     // MARK: Task controller

@@ -16,6 +16,18 @@ protocol ResponseSink: AnyObject {
     func shouldPause() -> Bool
     /// Drops what was written (before a redirect is followed).
     func reset() throws(SluiceError)
+    /// The body received so far, for an error to carry; `nil` for a sink that does not keep it.
+    var receivedBody: Data? { get }
+    /// Keeps what was written for a later resume and returns where it is; `nil` for a sink that cannot
+    /// be resumed. Called from any thread.
+    func keepForResume() -> String?
+}
+
+extension ResponseSink {
+    /// `nil`: the body is not kept.
+    var receivedBody: Data? { nil }
+    /// `nil`: nothing to resume from.
+    func keepForResume() -> String? { nil }
 }
 
 /// Collects the body in memory, sized from `Content-Length` when known.
@@ -35,6 +47,8 @@ final class MemorySink: ResponseSink, @unchecked Sendable {
     func shouldPause() -> Bool { false }
 
     func reset() throws(SluiceError) { data = Data() }
+
+    var receivedBody: Data? { data.isEmpty ? nil : data }
 }
 
 /// Writes the body to a file descriptor as it arrives.
@@ -46,6 +60,13 @@ final class FileSink: ResponseSink, @unchecked Sendable {
     var keepsPartialFile: Bool {
         get { shared.withLock { $0.keepsPartialFile } }
         set { shared.withLock { $0.keepsPartialFile = newValue } }
+    }
+    /// Keeps the partial file when the download fails or is cancelled, and returns its path.
+    func keepForResume() -> String? {
+        shared.withLock { state in
+            state.keepsPartialFile = true
+            return state.path
+        }
     }
     /// Read from other threads while the engine writes (cancelling with resume data).
     private let shared: Locked<(path: String, keepsPartialFile: Bool)>

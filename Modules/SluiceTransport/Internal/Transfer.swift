@@ -766,7 +766,7 @@ final class Transfer: @unchecked Sendable {
         var error = error
         if error.request == nil { error.request = request }
         if error.response == nil { error.response = responseHead?.makeResponse() }
-        if error.body == nil, let memory = sink as? MemorySink, !memory.data.isEmpty { error.setBody(memory.data) }
+        if error.body == nil, let body = sink.receivedBody { error.setBody(body) }
         return error
     }
 
