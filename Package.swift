@@ -102,6 +102,11 @@ let package = Package(
         tests("SluiceCoreTests", dependencies: ["SluiceCore", "SluiceConformance"]),
         tests("SluiceTransportTests", dependencies: ["SluiceTransport", "SluiceGzip", "SluiceSecurity"]),
         tests("SluiceRequestSerializationTests", dependencies: ["SluiceRequestSerialization"]),
+        // A user's target that declares two products only and imports nothing else: what their public API
+        // uses must be usable through them (no SluiceCore, no OrderedCollections import).
+        .testTarget(
+            name: "SluiceSingleModuleUserTests", dependencies: ["SluiceMultipart", "SluiceRequestSerialization"],
+            path: "Tests/SluiceSingleModuleUserTests"),
         tests("SluiceMultipartTests", dependencies: ["SluiceMultipart", "SluiceTransport", "SluiceConformance"]),
         tests("SluiceResponseSerializationTests", dependencies: [
             "SluiceResponseSerialization", "SluiceTransport", "SluiceConformance",
@@ -123,6 +128,10 @@ let package = Package(
             name: "sluice-exit-probe", dependencies: ["SluiceTransport"], path: "Tests/ExitProbe"),
         tests("SluiceConformanceTests", dependencies: ["SluiceConformance"]),
         tests("SluiceTests", dependencies: ["Sluice", .product(name: "Logging", package: "swift-log")]),
+        // Runs HTTPSessionManager calls with the default logger, for SluiceTests (nothing may reach stderr).
+        .executableTarget(
+            name: "sluice-logging-probe", dependencies: ["Sluice", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/LoggingProbe"),
         // Every Swift sample in README.md and docs/ lives here (or in the example plugin), so the build
         // compiles it; DocSamplesTests checks that the docs and these sources agree line for line.
         tests("SluiceDocsTests", dependencies: ["Sluice", .product(name: "Logging", package: "swift-log")]),

@@ -18,6 +18,7 @@ extension HTTPSessionManager {
     ///   - progress: Progress of each attempt. Default `nil`.
     /// - Throws: ``SluiceError``: the last attempt's error (transport or serializer), or what the
     ///   interceptor gave up with; ``SluiceError/Code/cancelled`` when the calling task is cancelled.
+    ///   Its ``SluiceError/attempts`` says how many attempts were made (1 without a retry).
     public func send<Serializer: ResponseSerializer>(
         _ request: HTTPRequest, serializer: Serializer, progress: ProgressHandler? = nil
     ) async throws(SluiceError) -> HTTPSessionResponse<Serializer.Output> {
@@ -26,13 +27,27 @@ extension HTTPSessionManager {
         }
     }
 
-    /// The loop behind every request: adapt, send, serialize; on failure ask the retrier.
+    /// The loop behind every request: adapt, send, serialize; on failure ask the retrier. The error it
+    /// throws carries the number of attempts made.
     func send<Output: Sendable>(
         _ prepared: HTTPRequest, progress: ProgressHandler?, task handle: HTTPSessionTask?,
         serialize: Serialize<Output>
     ) async throws(SluiceError) -> HTTPSessionResponse<Output> {
-        let interceptor = self.interceptor
         var attempt = 0
+        do {
+            return try await send(prepared, progress: progress, task: handle, serialize: serialize, attempt: &attempt)
+        } catch {
+            var failure = error
+            failure.attempts = attempt
+            throw failure
+        }
+    }
+
+    private func send<Output: Sendable>(
+        _ prepared: HTTPRequest, progress: ProgressHandler?, task handle: HTTPSessionTask?,
+        serialize: Serialize<Output>, attempt: inout Int
+    ) async throws(SluiceError) -> HTTPSessionResponse<Output> {
+        let interceptor = self.interceptor
         while true {
             attempt += 1
             var request = prepared

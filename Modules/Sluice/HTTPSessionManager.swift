@@ -41,8 +41,14 @@ public final class HTTPSessionManager: Sendable {
     /// Serializers and content codings: the bundled plugins unless another registry was given.
     public let registry: SerializerRegistry
     /// Where request lines, statuses and timings go (`debug`: each attempt; `info`: each outcome;
-    /// `trace`: headers and bodies). Default label `sluice.http`.
+    /// `warning`: a failed attempt that is retried; `error`: a failure; `trace`: headers and bodies).
+    /// Default ``silentLogger``: nothing is logged until a logger is passed to the initializer.
     public let logger: Logger
+    /// The default ``logger``: labelled `sluice.http`, with swift-log's `SwiftLogNoOpLogHandler`, so a
+    /// manager is silent until asked, as Alamofire and AFNetworking are. Bootstrapping swift-log alone does
+    /// not turn Sluice's lines on (swift-log does not tell a library whether it was bootstrapped); pass a
+    /// logger: `HTTPSessionManager(baseURL: url, logger: Logger(label: "sluice.http"))`.
+    public static var silentLogger: Logger { Logger(label: "sluice.http") { _ in SwiftLogNoOpLogHandler() } }
     /// Network reachability, for the application to observe; requests are never held back by it.
     /// Default ``NetworkReachabilityManager/shared``.
     public let reachabilityManager: NetworkReachabilityManager
@@ -64,7 +70,7 @@ public final class HTTPSessionManager: Sendable {
     public convenience init(
         baseURL: URL? = nil, configuration: SessionConfiguration = .default, registry: SerializerRegistry = .bundled(),
         securityPolicy: SecurityPolicy, interceptor: (any RequestInterceptor)? = nil,
-        logger: Logger = Logger(label: "sluice.http")
+        logger: Logger = silentLogger
     ) throws(SluiceError) {
         var configuration = configuration
         try configuration.apply(securityPolicy, baseURL: baseURL.map(Self.normalized))
@@ -82,10 +88,12 @@ public final class HTTPSessionManager: Sendable {
     ///     Default ``SessionConfiguration/default``.
     ///   - registry: Serializers and content codings. Default ``SerializerRegistry/bundled()``.
     ///   - interceptor: Adapts and retries requests. Default `nil`.
-    ///   - logger: The logger. Default a logger labelled `sluice.http`.
+    ///   - logger: Where the manager logs. Default ``silentLogger`` (nothing is written); pass
+    ///     `Logger(label: "sluice.http")` to log through swift-log's bootstrapped handler (stderr when
+    ///     swift-log was not bootstrapped).
     public convenience init(
         baseURL: URL? = nil, configuration: SessionConfiguration = .default, registry: SerializerRegistry = .bundled(),
-        interceptor: (any RequestInterceptor)? = nil, logger: Logger = Logger(label: "sluice.http")
+        interceptor: (any RequestInterceptor)? = nil, logger: Logger = silentLogger
     ) {
         self.init(
             baseURL: baseURL, configuration: configuration, registry: registry, interceptor: interceptor,

@@ -28,3 +28,15 @@ public struct HTTPSessionResponse<Value: Sendable>: Sendable {
         self.attempts = attempts
     }
 }
+
+extension HTTPSessionResponse where Value == (any Sendable)? {
+    /// The value as ``Parameters``, without a cast: what the default ``JSONResponseSerializer`` (and
+    /// the property-list serializer) make of a body. `nil` when the body was empty (`204`) or the
+    /// response serializer made another type (an `XMLTree`, an image); ``value`` has it then.
+    ///
+    /// ```swift
+    /// let document = try await manager.get("forecast", parameters: ["city": "Lyon"])
+    /// print(document.parameters?["temperature"] ?? .null)
+    /// ```
+    public var parameters: Parameters? { value as? Parameters }
+}

@@ -6,7 +6,7 @@ import Testing
 struct HTTPMessageTests {
     @Test("a request from a string has the defaults")
     func requestDefaults() throws {
-        let request = try HTTPRequest(url: "http://127.0.0.1:8080/get?x=1")
+        let request = HTTPRequest(url: "http://127.0.0.1:8080/get?x=1")
         #expect(request.method == .get)
         #expect(request.headers.isEmpty)
         #expect(!request.body.isPresent)
@@ -16,19 +16,40 @@ struct HTTPMessageTests {
         #expect(request.description == "GET http://127.0.0.1:8080/get?x=1")
     }
 
+    @Test("a request from a literal needs no try; one from a runtime string throws")
+    func literalAndRuntimeStrings() throws {
+        let literal = HTTPRequest(url: "https://example.com/items?page=2", method: .post)
+        #expect(literal.url.absoluteString == "https://example.com/items?page=2")
+        #expect(literal.method == .post)
+        let typed = "https://example.com/items"
+        let runtime = try HTTPRequest(urlString: typed, timeout: 5)
+        #expect(runtime.url.absoluteString == typed && runtime.timeout == 5)
+        #expect(throws: SluiceError.self) { try HTTPRequest(urlString: "https://example.com/items", timeout: 0) }
+    }
+
+    @Test("a malformed literal traps, as URL(string:)! would")
+    func malformedLiteralTraps() async {
+        await #expect(processExitsWith: .failure) {
+            _ = HTTPRequest(url: "not a url")
+        }
+        await #expect(processExitsWith: .failure) {
+            _ = HTTPRequest(url: "ftp://example.com/file")
+        }
+    }
+
     @Test("invalid requests are refused with the right code", arguments: [
         ("ftp://example.com/file", SluiceError.Code.invalidURL),
         ("not a url", .invalidURL),
         ("https:///path", .invalidURL),
     ])
     func invalidURLs(url: String, code: SluiceError.Code) {
-        let error = #expect(throws: SluiceError.self) { try HTTPRequest(url: url) }
+        let error = #expect(throws: SluiceError.self) { try HTTPRequest(urlString: url) }
         #expect(error?.code == code)
     }
 
     @Test("invalid methods and timeouts are refused")
     func invalidMethodAndTimeout() throws {
-        var request = try HTTPRequest(url: "https://example.com")
+        var request = HTTPRequest(url: "https://example.com")
         request.method = "GET /evil HTTP/1.1\r\n"
         #expect(throws: SluiceError.self) { try request.validate() }
         #expect((try? HTTPMethod(validating: "BAD METHOD")) == nil)

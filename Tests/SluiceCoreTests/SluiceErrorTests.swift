@@ -6,7 +6,7 @@ import Testing
 struct SluiceErrorTests {
     @Test("carries request, response, bounded body, library diagnostic and cause")
     func contents() throws {
-        let request = try HTTPRequest(url: "https://example.com/items", method: .post)
+        let request = HTTPRequest(url: "https://example.com/items", method: .post)
         let response = HTTPResponse(statusCode: 502, headers: ["Content-Type": "text/plain"])
         let body = Data(repeating: 0x41, count: SluiceError.bodyLimit + 10)
         let cause = SluiceError(.invalidHeaderValue, "inner")

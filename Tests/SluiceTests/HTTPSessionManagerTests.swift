@@ -49,6 +49,15 @@ struct HTTPSessionManagerTests {
         #expect(response.attempts == 1)
     }
 
+    @Test("the untyped verbs' JSON value is read as Parameters without a cast")
+    func parametersWithoutCast() async throws {
+        let manager = try Support.manager()
+        let response = try await manager.get("get", parameters: ["q": "lamp"])
+        #expect(response.parameters?["args"]?["q"] == "lamp")
+        let noContent = try await manager.get("status/204")
+        #expect(noContent.parameters == nil)
+    }
+
     @Test("HEAD yields no body; 204 gives no object and no error; 404 fails with the response")
     func statuses() async throws {
         let manager = try Support.manager()

@@ -55,6 +55,22 @@ struct InterceptorTests {
         #expect(text.contains("\"attempts\": 4"))
     }
 
+    @Test("the final error says how many attempts were made, with or without a retrier")
+    func attemptsInError() async throws {
+        let manager = try Support.manager(interceptor: RetryPolicy(retryLimit: 2, exponentialBackoffScale: .milliseconds(10)))
+        let retried = await #expect(throws: SluiceError.self) { try await manager.get(Self.flakyPath(failures: 10)) }
+        #expect(retried?.attempts == 3)
+        #expect(retried?.errorUserInfo["SluiceAttempts"] as? Int == 3)
+        #expect(retried?.debugDescription.contains("attempts: 3") == true)
+        let once = await #expect(throws: SluiceError.self) { try await manager.post(Self.flakyPath(failures: 1)) }
+        #expect(once?.attempts == 1)
+        let plain = try Support.manager()
+        let unretried = await #expect(throws: SluiceError.self) { try await plain.get("status/404") }
+        #expect(unretried?.attempts == 1)
+        // Not sent by a manager: no count.
+        #expect(SluiceError(.invalidURL, "x").attempts == nil)
+    }
+
     @Test("POST is not idempotent: not retried; statuses outside the list are not retried")
     func notRetried() async throws {
         let manager = try Support.manager(interceptor: RetryPolicy(exponentialBackoffScale: .milliseconds(10)))

@@ -41,6 +41,10 @@ public struct SluiceError: Error, Sendable, CustomStringConvertible, CustomDebug
     /// The body as a serializer decoded it despite the failure (for example the JSON error document
     /// of a 404), when it could. Default `nil`.
     public var decodedBody: (any Sendable)?
+    /// How many attempts the request made before it failed, counting the first (1 when it was not
+    /// retried), when a session manager that retries sent it; `nil` for a failure that belongs to no
+    /// such request. Default `nil`.
+    public var attempts: Int?
 
     /// Creates an error.
     ///
@@ -70,6 +74,7 @@ public struct SluiceError: Error, Sendable, CustomStringConvertible, CustomDebug
         self.library = library
         self.underlying = underlying
         self.decodedBody = nil
+        self.attempts = nil
         setBody(body)
     }
 
@@ -116,12 +121,13 @@ public struct SluiceError: Error, Sendable, CustomStringConvertible, CustomDebug
         return text
     }
 
-    /// The description plus the request line, the response status and the body size.
+    /// The description plus the request line, the response status, the body size and the attempts.
     public var debugDescription: String {
         var lines = [description]
         if let request { lines.append("request: \(request.method) \(request.url.absoluteString)") }
         if let response { lines.append("response: \(response.statusCode) \(response.url?.absoluteString ?? "")") }
         if let body { lines.append("body: \(body.count) bytes\(isBodyTruncated ? " (truncated)" : "")") }
+        if let attempts { lines.append("attempts: \(attempts)") }
         return lines.joined(separator: "\n")
     }
 }
@@ -136,10 +142,12 @@ extension SluiceError: CustomNSError {
     public static var errorDomain: String { "Sluice" }
     /// A stable number derived from ``code`` for `NSError` bridging (see ``Code/numericValue``).
     public var errorCode: Int { code.numericValue }
-    /// The message, the stable code string and, when present, the underlying error.
+    /// The message, the stable code string (`SluiceErrorCode`) and, when present, the underlying error
+    /// and the attempts (`SluiceAttempts`, an `Int`).
     public var errorUserInfo: [String: Any] {
         var info: [String: Any] = [NSLocalizedDescriptionKey: message, "SluiceErrorCode": code.rawValue]
         if let underlying { info[NSUnderlyingErrorKey] = underlying as NSError }
+        if let attempts { info["SluiceAttempts"] = attempts }
         return info
     }
 }

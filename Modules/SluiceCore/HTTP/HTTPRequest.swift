@@ -6,7 +6,7 @@ import Foundation
 /// parameters; a session sends them.
 ///
 /// ```swift
-/// var request = try HTTPRequest(url: "https://example.com/items", method: .post)
+/// var request = HTTPRequest(url: "https://example.com/items", method: .post)   // a literal: no try
 /// try request.headers.set(name: "Content-Type", value: "application/json")
 /// request.body = .bytes(Data(#"{"name":"sluice"}"#.utf8))
 /// ```
@@ -69,12 +69,32 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
         self.cachePolicy = .useProtocolCachePolicy
     }
 
-    /// Creates a request from a URL string.
+    /// Creates a request from a URL written in the source, without `try`:
+    /// `HTTPRequest(url: "https://example.com/items")`.
+    ///
+    /// A literal that is not an absolute `http` or `https` URL with a host is a programming error and
+    /// traps, as `URL(string: "...")!` would. For a URL made at run time, use ``init(urlString:method:headers:body:timeout:)``,
+    /// which throws instead.
+    ///
+    /// - Parameters: As ``init(url:method:headers:body:timeout:)-(URL,_,_,_,_)``, with `url` a string literal.
+    public init(
+        url literal: StaticString, method: HTTPMethod = .get, headers: HTTPHeaders = HTTPHeaders(),
+        body: HTTPBody = .none, timeout: TimeInterval? = nil
+    ) {
+        let string = literal.description
+        guard let url = URL(string: string), Self.problem(with: url) == nil else {
+            preconditionFailure("HTTPRequest(url:) needs an absolute http or https URL with a host, got \(string.debugDescription)")
+        }
+        self.init(url: url, method: method, headers: headers, body: body, timeout: timeout)
+    }
+
+    /// Creates a request from a URL string made at run time.
     ///
     /// - Throws: ``SluiceError`` with code ``SluiceError/Code/invalidURL`` when `string` is not an
-    ///   absolute `http` or `https` URL with a host.
+    ///   absolute `http` or `https` URL with a host, ``SluiceError/Code/invalidMethod`` for a method that
+    ///   is not an HTTP token, ``SluiceError/Code/invalidTimeout`` for a timeout that is not positive.
     public init(
-        url string: String, method: HTTPMethod = .get, headers: HTTPHeaders = HTTPHeaders(),
+        urlString string: String, method: HTTPMethod = .get, headers: HTTPHeaders = HTTPHeaders(),
         body: HTTPBody = .none, timeout: TimeInterval? = nil
     ) throws(SluiceError) {
         guard let url = URL(string: string) else {
@@ -82,6 +102,17 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
         }
         self.init(url: url, method: method, headers: headers, body: body, timeout: timeout)
         try validate()
+    }
+
+    /// Replaced: a literal needs no `try` (``init(url:method:headers:body:timeout:)-(StaticString,_,_,_,_)``);
+    /// a string made at run time goes through ``init(urlString:method:headers:body:timeout:)``.
+    @available(*, unavailable, renamed: "init(urlString:method:headers:body:timeout:)",
+        message: "a String made at run time: use init(urlString:), which throws; a literal needs no try")
+    public init(
+        url string: String, method: HTTPMethod = .get, headers: HTTPHeaders = HTTPHeaders(),
+        body: HTTPBody = .none, timeout: TimeInterval? = nil
+    ) throws(SluiceError) {
+        try self.init(urlString: string, method: method, headers: headers, body: body, timeout: timeout)
     }
 
     /// Checks what a transport relies on: an `http` or `https` URL with a host, a method that is an
@@ -105,16 +136,20 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
     /// - Throws: ``SluiceError`` with code ``SluiceError/Code/invalidURL`` or
     ///   ``SluiceError/Code/invalidMethod``, carrying this request.
     package func validateForSending() throws(SluiceError) {
-        let scheme = url.scheme?.lowercased()
-        guard scheme == "http" || scheme == "https" else {
-            throw SluiceError(.invalidURL, "unsupported URL scheme in \(url.absoluteString)", request: self)
-        }
-        guard let host = url.host, !host.isEmpty else {
-            throw SluiceError(.invalidURL, "URL has no host: \(url.absoluteString)", request: self)
+        if let problem = Self.problem(with: url) {
+            throw SluiceError(.invalidURL, problem, request: self)
         }
         guard HTTPToken.isToken(method.rawValue) else {
             throw SluiceError(.invalidMethod, "invalid HTTP method \(method.rawValue.debugDescription)", request: self)
         }
+    }
+
+    /// Why `url` cannot be sent (not `http` or `https`, or no host), or `nil` when it can.
+    static func problem(with url: URL) -> String? {
+        let scheme = url.scheme?.lowercased()
+        guard scheme == "http" || scheme == "https" else { return "unsupported URL scheme in \(url.absoluteString)" }
+        guard let host = url.host, !host.isEmpty else { return "URL has no host: \(url.absoluteString)" }
+        return nil
     }
 
     /// `METHOD url`.

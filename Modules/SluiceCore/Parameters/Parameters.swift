@@ -35,6 +35,26 @@ public enum Parameters: Sendable {
     case dictionary(OrderedDictionary<String, Parameters>)
 }
 
+// MARK: - Building from ordinary dictionaries
+
+extension Parameters {
+    /// A ``dictionary(_:)`` from an ordinary `Dictionary`, so building one needs no `OrderedDictionary`
+    /// (nor an import of swift-collections). A `Dictionary` has no order of its own: the keys are sorted,
+    /// so the same dictionary always serializes the same way (a dictionary literal typed as `Parameters`
+    /// keeps the order it is written in instead). Pattern matching on `.dictionary` still
+    /// gives the `OrderedDictionary`; ``dictionaryValue`` and the `String` subscript read it.
+    ///
+    /// ```swift
+    /// let fields: [String: Parameters] = ["album": "Holidays", "year": 2024]
+    /// let parameters = Parameters.dictionary(fields)   // ["album": "Holidays", "year": 2024]
+    /// ```
+    public static func dictionary(_ dictionary: [String: Parameters]) -> Parameters {
+        var ordered = OrderedDictionary<String, Parameters>(minimumCapacity: dictionary.count)
+        for key in dictionary.keys.sorted() { ordered[key] = dictionary[key] }
+        return .dictionary(ordered)
+    }
+}
+
 // MARK: - Access
 
 extension Parameters {

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Sluice
 
 // Samples of docs/getting-started.md, compiled (not run: they talk to example hosts).
@@ -14,9 +15,7 @@ enum GettingStartedSamples {
         print(forecast.value.city, forecast.value.temperature, forecast.metrics.duration)
 
         let document = try await manager.get("forecast", parameters: ["city": "Lyon"])
-        if case .dictionary(let fields)? = document.value as? Parameters {
-            print(fields["temperature"] ?? .null)
-        }
+        print(document.parameters?["temperature"] ?? .null)   // no cast: `value` holds the same as `Any`
 
         do {
             _ = try await manager.get("forecast", parameters: ["city": "Atlantis"], as: Forecast.self)
@@ -33,5 +32,10 @@ enum GettingStartedSamples {
             },
             progress: { progress in print("sent \(Int(progress.fractionSent * 100))%") })
         print(upload.response.statusCode)
+    }
+
+    static func logging() -> HTTPSessionManager {
+        let logged = HTTPSessionManager(baseURL: URL(string: "https://api.example.com/v1"), logger: Logger(label: "sluice.http"))
+        return logged
     }
 }

@@ -5,7 +5,7 @@ import Sluice
 // compiled (not run: they talk to example hosts).
 enum CoreSamples {
     static func values() throws {
-        var request = HTTPRequest(url: URL(string: "https://example.com/items")!, method: .post)
+        var request = HTTPRequest(url: "https://example.com/items", method: .post)   // a literal: no try
         try request.headers.set(name: "Content-Type", value: "application/json")
         request.body = .bytes(Data(#"{"name":"lamp"}"#.utf8))
 
@@ -22,6 +22,13 @@ enum CoreSamples {
         let type = MediaType("application/vnd.api+json; charset=utf-8")
         print(type?.essence ?? "", type?.charset ?? "", type?.matches(MediaType("*/*+json")!) ?? false)
         _ = request
+    }
+
+    static func ordinaryDictionary() -> Parameters {
+        var fields: [String: Parameters] = ["album": "Holidays"]
+        fields["year"] = 2024
+        let form = Parameters.dictionary(fields)   // ["album": "Holidays", "year": 2024]
+        return form
     }
 
     final class CountingStream: BodyStream, @unchecked Sendable {

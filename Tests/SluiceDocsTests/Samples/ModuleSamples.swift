@@ -74,7 +74,7 @@ enum ModuleSamples {
         let pages = try await withTaskExecutorPreference(session.taskExecutor) {
             var pages: [Data] = []
             for page in 1...10 {
-                pages.append(try await session.data(for: HTTPRequest(url: "https://example.com/items?page=\(page)")).data)
+                pages.append(try await session.data(for: HTTPRequest(urlString: "https://example.com/items?page=\(page)")).data)
             }
             return pages
         }
