@@ -107,7 +107,7 @@ struct FramingRuleTests {
         ("5, abc", .unreadable),
     ])
     func contentLengthField(value: String, expected: HTTPResponse.ContentLengthField) {
-        #expect(HTTPResponse.contentLengthField(value.utf8) == expected)
+        #expect(HTTPResponse.contentLengthField(value) == expected)
     }
 
     @Test("a response's expected length reads an agreeing list as one length and a disagreeing one as none")

@@ -14,26 +14,12 @@ struct PropertyListParserTests {
 
     // MARK: Vectors
 
-    /// `Tests/Vectors/response/plist-hostile.json`.
-    private struct HostileVectors: Decodable {
-        struct Case: Decodable {
-            let id: String
-            let hex: String?
-            let text: String?
-            let expect: String
-            let code: String?
-            let reason: String?
-            let value: VectorParameters?
-        }
-        let cases: [Case]
-    }
-
     @Test("the hostile vectors (the two bodies that crashed Foundation among them) give their value or their typed error")
     func hostileVectors() throws {
-        let vectors = try TestEnvironment.vectors.load(HostileVectors.self, from: "response/plist-hostile.json")
+        let vectors = try TestEnvironment.vectors.load(PropertyListVectors.self, from: "response/plist-hostile.json")
         #expect(vectors.cases.count >= 70)
         for vector in vectors.cases {
-            let body = try #require(vector.hex.map(Self.bytes(hex:)) ?? vector.text.map { Data($0.utf8) }, "\(vector.id): no body")
+            let body = try #require(vector.body, "\(vector.id): no body")
             let result = Result { () throws(SluiceError) -> Parameters? in
                 try PropertyListResponseSerializer().serialize(request: nil, response: Self.plistType, body: body)
             }
@@ -534,15 +520,7 @@ extension PropertyListParserTests {
     }
 
     /// The bytes of a hex string.
-    static func bytes(hex: String) -> Data {
-        var data = Data()
-        var index = hex.startIndex
-        while let next = hex.index(index, offsetBy: 2, limitedBy: hex.endIndex), index < hex.endIndex {
-            data.append(UInt8(hex[index..<next], radix: 16) ?? 0)
-            index = next
-        }
-        return data
-    }
+    static func bytes(hex: String) -> Data { PropertyListVectors.Case.bytes(hex: hex) }
 
     /// A binary plist of `objects` (the first is the top), with `referenceSize`-byte references.
     static func binaryPlist(_ objects: [[UInt8]], referenceSize: UInt8 = 1, offsetSize: UInt8 = 1) -> Data {

@@ -146,10 +146,20 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
 
     /// Why `url` cannot be sent (not `http` or `https`, or no host), or `nil` when it can.
     static func problem(with url: URL) -> String? {
-        let scheme = url.scheme?.lowercased()
-        guard scheme == "http" || scheme == "https" else { return "unsupported URL scheme in \(url.absoluteString)" }
+        guard let scheme = url.scheme, isHTTPScheme(scheme) else { return "unsupported URL scheme in \(url.absoluteString)" }
         guard let host = url.host, !host.isEmpty else { return "URL has no host: \(url.absoluteString)" }
         return nil
+    }
+
+    /// Whether `scheme` is `http` or `https` in any case, compared without making a lowercased copy (the
+    /// transport asks for every request it sends).
+    private static func isHTTPScheme(_ scheme: String) -> Bool {
+        var utf8 = scheme.utf8.makeIterator()
+        for expected in "http".utf8 {
+            guard let byte = utf8.next(), byte | 0x20 == expected else { return false }
+        }
+        guard let last = utf8.next() else { return true }
+        return last | 0x20 == UInt8(ascii: "s") && utf8.next() == nil
     }
 
     /// `METHOD url`.

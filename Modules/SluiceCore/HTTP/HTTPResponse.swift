@@ -44,7 +44,7 @@ public struct HTTPResponse: Sendable, Hashable, CustomStringConvertible {
     /// (`5, 5` is 5).
     public var expectedContentLength: Int64? {
         guard let value = headers.first("Content-Length") else { return nil }
-        if case .length(let length) = Self.contentLengthField(value.utf8) { return length }
+        if case .length(let length) = Self.contentLengthField(value) { return length }
         return nil
     }
 
@@ -64,24 +64,43 @@ public struct HTTPResponse: Sendable, Hashable, CustomStringConvertible {
         case unreadable
     }
 
-    /// Reads a received `Content-Length` field value (see ``ContentLengthField``).
-    package static func contentLengthField(_ value: some Collection<UInt8>) -> ContentLengthField {
+    /// Reads a received `Content-Length` field value (see ``ContentLengthField``), in one pass over its
+    /// bytes and without allocating: the transport reads every response's on its engine thread.
+    package static func contentLengthField(_ value: UnsafeRawBufferPointer) -> ContentLengthField {
         var agreed: Int64?
-        for element in value.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
-            let trimmed = element.drop { $0 == 0x20 || $0 == 0x09 }.reversed().drop { $0 == 0x20 || $0 == 0x09 }
-            guard !trimmed.isEmpty else { return .unreadable }
-            var length: Int64 = 0
-            for byte in trimmed.reversed() {
-                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return .unreadable }
-                let (times, overflowed) = length.multipliedReportingOverflow(by: 10)
-                let (sum, overflowedAgain) = times.addingReportingOverflow(Int64(byte - UInt8(ascii: "0")))
+        var current: Int64 = 0
+        /// 0: before an element's digits; 1: in its digits; 2: after them (only white space may follow).
+        var phase = 0
+        for byte in value {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                guard phase < 2 else { return .unreadable }
+                let (times, overflowed) = current.multipliedReportingOverflow(by: 10)
+                let (sum, overflowedAgain) = times.addingReportingOverflow(Int64(byte &- UInt8(ascii: "0")))
                 guard !overflowed, !overflowedAgain else { return .unreadable }
-                length = sum
+                current = sum
+                phase = 1
+            case UInt8(ascii: " "), UInt8(ascii: "\t"):
+                if phase == 1 { phase = 2 }
+            case UInt8(ascii: ","):
+                guard phase > 0 else { return .unreadable }
+                if let agreed, agreed != current { return .conflicting }
+                agreed = current
+                current = 0
+                phase = 0
+            default:
+                return .unreadable
             }
-            if let agreed, agreed != length { return .conflicting }
-            agreed = length
         }
-        return agreed.map(ContentLengthField.length) ?? .unreadable
+        guard phase > 0 else { return .unreadable }
+        if let agreed, agreed != current { return .conflicting }
+        return .length(current)
+    }
+
+    /// Reads a `Content-Length` field value given as a string (see ``ContentLengthField``).
+    package static func contentLengthField(_ value: String) -> ContentLengthField {
+        var value = value
+        return value.withUTF8 { contentLengthField(UnsafeRawBufferPointer($0)) }
     }
 
     /// Whether the status is in 200–299.

@@ -59,6 +59,17 @@ public struct CaseResult: Sendable, Codable, Hashable {
         self.detail = detail
     }
 
+    /// The case `id` whose `body` returns what went wrong (`nil`: it passed); a thrown error fails it
+    /// with the error as its detail.
+    public static func check(_ id: String, _ body: () async throws -> String?) async -> CaseResult {
+        do {
+            let problem = try await body()
+            return CaseResult(id: id, passed: problem == nil, detail: problem)
+        } catch {
+            return CaseResult(id: id, passed: false, detail: "\(error)")
+        }
+    }
+
     /// A passing case, or a failing one with "expected …, got …" as its detail.
     public static func expect<T: Equatable>(_ id: String, _ actual: T, equals expected: T) -> CaseResult {
         actual == expected

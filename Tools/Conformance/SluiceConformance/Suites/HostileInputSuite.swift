@@ -14,12 +14,7 @@ struct HostileInputSuite: ConformanceSuite {
     func run(in context: ConformanceContext) async throws -> [CaseResult] {
         var results: [CaseResult] = []
         func check(_ id: String, _ body: () async throws -> String?) async {
-            do {
-                let problem = try await body()
-                results.append(CaseResult(id: id, passed: problem == nil, detail: problem))
-            } catch {
-                results.append(CaseResult(id: id, passed: false, detail: "\(error)"))
-            }
+            results.append(await CaseResult.check(id, body))
         }
         let ok = Data("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok".utf8)
 

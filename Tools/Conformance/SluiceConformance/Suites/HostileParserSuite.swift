@@ -13,20 +13,6 @@ struct HostileParserSuite: ConformanceSuite {
     let name = "security.parsers"
     let summary = "hostile property lists, image headers, XML encodings and plugin answers: typed errors, never a crash"
 
-    /// `response/plist-hostile.json`.
-    struct PropertyListVectors: Decodable {
-        struct Case: Decodable {
-            let id: String
-            let hex: String?
-            let text: String?
-            let expect: String
-            let code: String?
-            let reason: String?
-            let value: VectorParameters?
-        }
-        let cases: [Case]
-    }
-
     func run(in context: ConformanceContext) async throws -> [CaseResult] {
         let vectors = try context.requireVectors().load(PropertyListVectors.self, from: "response/plist-hostile.json")
         var results = vectors.cases.map(Self.check)
@@ -42,7 +28,7 @@ struct HostileParserSuite: ConformanceSuite {
 
     private static func check(_ vector: PropertyListVectors.Case) -> CaseResult {
         let id = "plist: \(vector.id)"
-        guard let body = vector.hex.map(bytes(hex:)) ?? vector.text.map({ Data($0.utf8) }) else {
+        guard let body = vector.body else {
             return CaseResult(id: id, passed: false, detail: "the vector has no body")
         }
         do throws(SluiceError) {
@@ -56,16 +42,6 @@ struct HostileParserSuite: ConformanceSuite {
             }
             return CaseResult(id: id, passed: true)
         }
-    }
-
-    private static func bytes(hex: String) -> Data {
-        var data = Data()
-        var index = hex.startIndex
-        while let next = hex.index(index, offsetBy: 2, limitedBy: hex.endIndex), index != hex.endIndex {
-            data.append(UInt8(hex[index..<next], radix: 16) ?? 0)
-            index = next
-        }
-        return data
     }
 
     // MARK: Images

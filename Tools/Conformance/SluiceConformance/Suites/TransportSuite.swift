@@ -20,12 +20,7 @@ struct TransportSuite: ConformanceSuite {
         var results: [CaseResult] = []
 
         func check(_ id: String, _ body: () async throws -> String?) async {
-            do {
-                let problem = try await body()
-                results.append(CaseResult(id: id, passed: problem == nil, detail: problem))
-            } catch {
-                results.append(CaseResult(id: id, passed: false, detail: "\(error)"))
-            }
+            results.append(await CaseResult.check(id, body))
         }
         func url(_ base: URL, _ path: String) -> URL { URL(string: base.absoluteString + path)! }
 
