@@ -69,6 +69,30 @@ struct ConformanceReportTests {
         #expect(markdown.contains("| core.headers | pass |"))
     }
 
+    @Test("a passing report names every case; the console shows each failing case with its reason")
+    func readableOutput() {
+        let report = ConformanceReport(
+            sluiceVersion: "0", libcurl: "8", startedAt: "now", serverSource: "environment", vectorsDirectory: "v",
+            suites: [
+                .init(name: "a.passing", summary: "s", error: nil,
+                      cases: [CaseResult(id: "first case", passed: true), CaseResult(id: "second case", passed: true)], seconds: 0),
+                .init(name: "b.failing", summary: "s", error: nil,
+                      cases: [CaseResult(id: "broken case", passed: false, detail: "expected 1, got 2")], seconds: 0),
+                .init(name: "c.absent", summary: "s", error: "the test servers are not configured", cases: [], seconds: 0),
+            ])
+        let markdown = report.markdown
+        #expect(markdown.contains("- pass `first case`"))
+        #expect(markdown.contains("- pass `second case`"))
+        #expect(markdown.contains("- **FAIL** `broken case`: expected 1, got 2"))
+        #expect(markdown.contains("- servers: the SLUICE_* environment variables"))
+        let console = report.consoleLines
+        #expect(console.contains("FAIL  b.failing: 0/1"))
+        #expect(console.contains("      ✗ broken case: expected 1, got 2"))
+        #expect(console.contains("      could not run: the test servers are not configured"))
+        #expect(console.last == "2 passed, 2 failed")
+        #expect(!console.contains { $0.contains("first case") }, "passing cases stay off the console")
+    }
+
     @Test("an unwritable report directory is a clear error")
     func unwritable() async {
         let report = await ConformanceRunner.run([], in: ConformanceContext(vectors: nil, servers: nil))

@@ -15,6 +15,15 @@ public struct ConformanceReport: Sendable, Codable {
         /// Seconds it took.
         public let seconds: Double
 
+        /// A suite's outcome.
+        public init(name: String, summary: String, error: String?, cases: [CaseResult], seconds: Double) {
+            self.name = name
+            self.summary = summary
+            self.error = error
+            self.cases = cases
+            self.seconds = seconds
+        }
+
         /// Cases that passed.
         public var passedCount: Int { cases.filter(\.passed).count }
         /// Whether it ran and every case passed.
@@ -49,7 +58,7 @@ public struct ConformanceReport: Sendable, Codable {
             "# Sluice conformance report", "",
             "- Sluice \(sluiceVersion), libcurl \(libcurl)",
             "- started \(startedAt)",
-            "- servers: \(serverSource ?? "none")",
+            "- servers: \(serverDescription)",
             "- vectors: \(vectorsDirectory ?? "none")",
             "- result: **\(passed ? "PASS" : "FAIL")**, \(passedCount) passed, \(failedCount) failed", "",
             "| suite | result | passed | failed | seconds | checks |",
@@ -71,7 +80,44 @@ public struct ConformanceReport: Sendable, Codable {
                 }
             }
         }
+        lines += ["", "## Cases", ""]
+        for suite in suites {
+            lines.append("### \(suite.name)")
+            lines.append("")
+            if let error = suite.error { lines.append("- could not run: \(error)") }
+            for result in suite.cases {
+                let detail = result.detail.map { ": \($0)" } ?? ""
+                lines.append("- \(result.passed ? "pass" : "**FAIL**") `\(result.id)`\(detail)")
+            }
+            lines.append("")
+        }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Where the servers came from, in words: the `SLUICE_*` environment variables, a `servers.json`, or
+    /// none (server suites then could not run).
+    public var serverDescription: String {
+        switch serverSource {
+        case nil: "none configured (start them with \(ServerEnvironment.startCommand))"
+        case "environment"?: "the SLUICE_* environment variables"
+        case let file?: file
+        }
+    }
+
+    /// What the console shows: a line per suite, under it each failing case with its reason (or why the
+    /// suite could not run), then the totals.
+    public var consoleLines: [String] {
+        var lines: [String] = []
+        for suite in suites {
+            let mark = suite.passed ? "pass" : "FAIL"
+            lines.append("\(mark)  \(suite.name): \(suite.passedCount)/\(suite.cases.count)")
+            if let error = suite.error { lines.append("      could not run: \(error)") }
+            for result in suite.cases where !result.passed {
+                lines.append("      ✗ \(result.id): \(result.detail ?? "failed")")
+            }
+        }
+        lines.append("\(passedCount) passed, \(failedCount) failed")
+        return lines
     }
 
     /// Writes `report.json` and `report.md` into `directory`, creating it when needed, each written

@@ -50,11 +50,7 @@ struct SluiceConformanceCommand: AsyncParsableCommand {
         if let vectors, context.vectors == nil { throw ValidationError("no vectors at \(vectors)") }
         let report = await ConformanceRunner.run(selected, in: context)
         let files = try report.write(to: URL(fileURLWithPath: output))
-        for suite in report.suites {
-            let mark = suite.passed ? "pass" : "FAIL"
-            print("\(mark)  \(suite.name): \(suite.passedCount)/\(suite.cases.count)\(suite.error.map { " — \($0)" } ?? "")")
-        }
-        print("\(report.passedCount) passed, \(report.failedCount) failed")
+        for line in report.consoleLines { print(line) }
         print("report: \(files.markdown.path)")
         print("        \(files.json.path)")
         if !report.passed { throw ExitCode(1) }
