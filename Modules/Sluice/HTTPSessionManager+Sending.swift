@@ -96,7 +96,7 @@ extension HTTPSessionManager {
         }
     }
 
-    private func adapt(_ request: HTTPRequest, with adapter: any RequestAdapter) async throws(SluiceError) -> HTTPRequest {
+    func adapt(_ request: HTTPRequest, with adapter: any RequestAdapter) async throws(SluiceError) -> HTTPRequest {
         do {
             return try await adapter.adapt(request, for: self)
         } catch {
@@ -106,7 +106,7 @@ extension HTTPSessionManager {
 
     // MARK: Logging
 
-    private func log(start request: HTTPRequest, attempt: Int) {
+    func log(start request: HTTPRequest, attempt: Int) {
         logger.debug(
             "\(request.method.rawValue) \(Self.loggable(request.url))",
             metadata: ["attempt": "\(attempt)"])
@@ -144,7 +144,7 @@ extension HTTPSessionManager {
         }
     }
 
-    private func log(failure error: SluiceError, request: HTTPRequest, attempt: Int, retrying: Bool) {
+    func log(failure error: SluiceError, request: HTTPRequest, attempt: Int, retrying: Bool) {
         var metadata: Logger.Metadata = ["error": "\(error.code)", "attempt": "\(attempt)", "retrying": "\(retrying)"]
         if let status = error.response?.statusCode { metadata["status"] = "\(status)" }
         logger.log(

@@ -6,7 +6,7 @@ import SluiceCore
 public typealias DownloadDestination = @Sendable (_ temporaryURL: URL, _ response: HTTPResponse) -> URL
 
 /// What a cancelled download needs to continue where it stopped: the request, the partial file and
-/// the response's validator. Pass it to ``SessionManager/download(resumingWith:to:)``.
+/// the response's validator. Pass it to ``SessionManager/download(resumingWith:to:progress:)``.
 public struct ResumeData: Sendable, Codable, Hashable {
     /// The request that was downloading.
     public let url: URL

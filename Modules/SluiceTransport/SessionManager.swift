@@ -112,13 +112,19 @@ public final class SessionManager: Sendable, TaskController {
     ///
     /// - Throws: As ``data(for:)``, plus body errors (``SluiceError/Code/bodyLengthMismatch``, file errors).
     ///
-    /// - Parameter didCreateTask: Called with the task before it starts. Default `nil`.
+    /// - Parameters:
+    ///   - didCreateTask: Called with the task before it starts. Default `nil`.
+    ///   - progress: Called as bytes move (request body sent, response body received), on an
+    ///     unspecified thread, never concurrently with itself; intermediate reports may be skipped when
+    ///     the handler is slower than the transfer. On success its last call, made before this returns,
+    ///     has the final counts, with the totals known. Default `nil`.
     public func upload(
-        for request: HTTPRequest, from body: HTTPBody, didCreateTask: (@Sendable (SessionTask) -> Void)? = nil
+        for request: HTTPRequest, from body: HTTPBody, didCreateTask: (@Sendable (SessionTask) -> Void)? = nil,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(SluiceError) -> DataResponse {
         var request = request
         request.body = body
-        return try await runData(kind: .upload, request: request, didCreateTask)
+        return try await runData(kind: .upload, request: request, didCreateTask, progress: progress)
     }
 
     /// Downloads the body to a temporary file as it arrives, then moves it to where `destination`
@@ -126,24 +132,36 @@ public final class SessionManager: Sendable, TaskController {
     ///
     /// - Throws: As ``data(for:)``, plus ``SluiceError/Code/downloadFailed`` when the file cannot be
     ///   written or moved.
-    public func download(for request: HTTPRequest, to destination: @escaping DownloadDestination)
-        async throws(SluiceError) -> DownloadResponse
-    {
-        try await runDownload(request: request, resuming: nil, to: destination)
+    ///
+    /// - Parameters:
+    ///   - didCreateTask: Called with the task before it starts. Default `nil`.
+    ///   - progress: Called as bytes arrive, as for ``upload(for:from:didCreateTask:progress:)``: on an
+    ///     unspecified thread, and on success a last time, before this returns, with the final counts
+    ///     (`totalBytesExpected` is `Content-Length` when the server sent one, else the bytes
+    ///     received). Default `nil`.
+    public func download(
+        for request: HTTPRequest, to destination: @escaping DownloadDestination,
+        didCreateTask: (@Sendable (SessionTask) -> Void)? = nil, progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws(SluiceError) -> DownloadResponse {
+        try await runDownload(request: request, resuming: nil, to: destination, didCreateTask, progress: progress)
     }
 
     /// Continues a download from its resume data with a `Range` request from the partial file's size
     /// (and `If-Range` with its validator); a server that ignores the range (or whose resource changed)
     /// sends the whole body, and the file starts over.
     ///
-    /// - Throws: As ``download(for:to:)``; ``SluiceError/Code/downloadFailed`` when the server resumes
-    ///   from another byte than where the file ends (the partial file is then kept).
-    public func download(resumingWith resumeData: ResumeData, to destination: @escaping DownloadDestination)
-        async throws(SluiceError) -> DownloadResponse
-    {
+    /// - Throws: As ``download(for:to:didCreateTask:progress:)``; ``SluiceError/Code/downloadFailed``
+    ///   when the server resumes from another byte than where the file ends (the partial file is then kept).
+    ///
+    /// - Parameter progress: As for ``download(for:to:didCreateTask:progress:)``; the counts are of
+    ///   this transfer (the bytes after the partial file). Default `nil`.
+    public func download(
+        resumingWith resumeData: ResumeData, to destination: @escaping DownloadDestination,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws(SluiceError) -> DownloadResponse {
         var request = HTTPRequest(url: resumeData.url)
         request.headers = (try? HTTPHeaders(validating: resumeData.headers)) ?? HTTPHeaders()
-        return try await runDownload(request: request, resuming: resumeData, to: destination)
+        return try await runDownload(request: request, resuming: resumeData, to: destination, nil, progress: progress)
     }
 
     /// Starts `request` and returns when the response head has arrived, with the body as a stream of
@@ -245,7 +263,7 @@ public final class SessionManager: Sendable, TaskController {
         }.task
     }
 
-    /// Cancels a download task and keeps its partial file for ``download(resumingWith:to:)``.
+    /// Cancels a download task and keeps its partial file for ``download(resumingWith:to:progress:)``.
     /// Returns `nil` for other tasks, or when the response had not started.
     public func cancel(_ task: SessionTask, producingResumeData: Bool) -> ResumeData? {
         guard producingResumeData, task.kind == .download,
@@ -481,17 +499,21 @@ public final class SessionManager: Sendable, TaskController {
 
     /// A data or upload task of the async API, run to completion, with its body collected in memory.
     private func runData(
-        kind: SessionTask.Kind, request: HTTPRequest, _ didCreateTask: (@Sendable (SessionTask) -> Void)?
+        kind: SessionTask.Kind, request: HTTPRequest, _ didCreateTask: (@Sendable (SessionTask) -> Void)?,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(SluiceError) -> DataResponse {
         let sink = MemorySink()
         // The body is read once the task completed.
-        let completed = try await run(makeTask(kind: kind, request: request, sink: sink).transfer, didCreateTask).get()
+        let completed = try await run(
+            makeTask(kind: kind, request: request, sink: sink).transfer, didCreateTask, progress: progress
+        ).get()
         return DataResponse(data: sink.data, completed)
     }
 
     /// A download of the async API, run to completion and moved where `destination` says.
     private func runDownload(
-        request: HTTPRequest, resuming resumeData: ResumeData?, to destination: DownloadDestination
+        request: HTTPRequest, resuming resumeData: ResumeData?, to destination: DownloadDestination,
+        _ didCreateTask: (@Sendable (SessionTask) -> Void)?, progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws(SluiceError) -> DownloadResponse {
         let sink = Self.downloadSink(resuming: resumeData)
         var request = request
@@ -506,7 +528,7 @@ public final class SessionManager: Sendable, TaskController {
             try? request.headers.set(name: "Range", value: "bytes=\(sink.resumeOffset)-")
             if let validator = resumeData?.validator { try? request.headers.set(name: "If-Range", value: validator) }
         }
-        let ended = await run(makeTask(kind: .download, request: request, sink: sink).transfer)
+        let ended = await run(makeTask(kind: .download, request: request, sink: sink).transfer, didCreateTask, progress: progress)
         return try Self.deliver(download: sink, to: destination, ended).get()
     }
 
@@ -515,10 +537,16 @@ public final class SessionManager: Sendable, TaskController {
     ///
     /// The engine resumes this code with the transfer's result and the task completes here, on the
     /// caller's own thread, which is the one thread that must wake for the answer.
+    ///
+    /// A `progress` handler follows the task's progress stream from before the task starts, so no
+    /// report is lost; after a success it is called a last time with the final counts unless its last
+    /// report had them, and this returns only once it has been called for the last time.
     private func run(
-        _ transfer: Transfer, _ didCreateTask: (@Sendable (SessionTask) -> Void)? = nil
+        _ transfer: Transfer, _ didCreateTask: (@Sendable (SessionTask) -> Void)? = nil,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async -> Result<Completed, SluiceError> {
         let task = transfer.task
+        let relay = progress.map { ProgressForwarder(task: task, handler: $0) }
         didCreateTask?(task)
         // A cancel before the wait (this task was cancelled already) ends the transfer at once: the
         // wait then returns its result, and the resume finds the task cancelled.
@@ -534,6 +562,20 @@ public final class SessionManager: Sendable, TaskController {
         // Only this code completes an awaited task: whichever path ended the transfer resumed it once.
         guard let completed = Self.complete(transfer, with: ended, session: self) else {
             preconditionFailure("an awaited task is completed by its caller alone")
+        }
+        // Completing the task ended its progress streams: the forwarder has seen every report.
+        if let relay {
+            let final: TransferProgress?
+            if case .success = completed {
+                let counts = task.mutable.withLock { $0.progress }
+                final = TransferProgress(
+                    bytesSent: counts.sent, totalBytesToSend: counts.totalToSend >= 0 ? counts.totalToSend : counts.sent,
+                    bytesReceived: counts.received,
+                    totalBytesExpected: counts.totalExpected >= 0 ? counts.totalExpected : counts.received)
+            } else {
+                final = nil
+            }
+            await relay.finish(final: final)
         }
         return completed
     }

@@ -22,6 +22,14 @@ enum SessionManagerSamples {
         print(items.count, head.response.headers["ETag"] ?? "")
     }
 
+    static func download(manager: HTTPSessionManager) async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("report.pdf")
+        let report = try await manager.download("reports/latest", parameters: ["format": "pdf"], to: file) { progress in
+            print("\(Int(progress.fractionReceived * 100)) %")
+        }
+        print(report.value.path, report.response.statusCode)
+    }
+
     static func callbacks(manager: HTTPSessionManager) {
         let task = manager.GET("items", parameters: ["page": 1], progress: nil, success: { task, value in
             print("attempts:", task.attempts, value ?? "no body")

@@ -1,0 +1,109 @@
+import Foundation
+import SluiceCore
+import SluiceResponseSerialization
+import SluiceTransport
+
+/// The download verb: a `GET` whose body is written to a file as it arrives.
+extension HTTPSessionManager {
+    /// `GET urlString` with `parameters` in the query (built by the request serializer, as ``get(_:parameters:headers:progress:)``),
+    /// the body written to `destination` as it arrives, through the interceptor's adaptation and retries.
+    ///
+    /// The body goes to a temporary file first; it is moved to `destination` (replacing what is there,
+    /// creating missing directories) only when the status is acceptable (200–299). A failed or refused
+    /// download leaves no file behind and `destination` as it was.
+    ///
+    /// ```swift
+    /// let file = try await manager.download("files/report.pdf", to: reportURL) { progress in
+    ///     print(progress.fractionReceived)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - urlString: The URL, relative to ``baseURL``.
+    ///   - parameters: Query parameters. Default `nil`.
+    ///   - headers: Headers replacing the serializer's defaults of the same name. Default none.
+    ///   - destination: The file URL to write.
+    ///   - progress: Called as bytes arrive, for each attempt, on an unspecified thread; on success its
+    ///     last call, made before this returns, has the final counts with `totalBytesExpected` known.
+    ///     Default `nil`.
+    /// - Returns: A response whose ``HTTPSessionResponse/value`` is `destination` and whose
+    ///   ``HTTPSessionResponse/data`` is empty.
+    /// - Throws: ``SluiceError``: a request that cannot be built (nothing is sent); a transport failure;
+    ///   ``SluiceError/Code/unacceptableStatusCode`` for a status outside 200–299 (carrying the response);
+    ///   ``SluiceError/Code/downloadFailed`` when the file cannot be written or moved; or what the
+    ///   interceptor gave up with. Its ``SluiceError/attempts`` says how many attempts were made.
+    public func download(
+        _ urlString: String, parameters: Parameters? = nil, headers: HTTPHeaders = HTTPHeaders(),
+        to destination: URL, progress: ProgressHandler? = nil
+    ) async throws(SluiceError) -> HTTPSessionResponse<URL> {
+        let request = try request(.get, urlString, parameters: parameters, headers: headers)
+        var attempt = 0
+        do {
+            return try await download(request, to: destination, progress: progress, attempt: &attempt)
+        } catch {
+            var failure = error
+            failure.attempts = attempt
+            throw failure
+        }
+    }
+
+    /// The download loop: adapt, download, validate; on failure ask the retrier.
+    private func download(
+        _ prepared: HTTPRequest, to destination: URL, progress: ProgressHandler?, attempt: inout Int
+    ) async throws(SluiceError) -> HTTPSessionResponse<URL> {
+        let interceptor = self.interceptor
+        while true {
+            attempt += 1
+            var request = prepared
+            do throws(SluiceError) {
+                if let interceptor { request = try await adapt(request, with: interceptor) }
+                log(start: request, attempt: attempt)
+                // A refused response stays in its temporary file (moved onto itself), then is removed.
+                let refusal = Locked<SluiceError?>(nil)
+                let sent = request
+                let received = try await session.download(
+                    for: request,
+                    to: { temporaryURL, response in
+                        do throws(SluiceError) {
+                            try HTTPResponseSerializer().validate(request: sent, response: response, body: nil)
+                            return destination
+                        } catch {
+                            refusal.withLock { $0 = error }
+                            return temporaryURL
+                        }
+                    }, progress: progress)
+                if let refused = refusal.withLock({ $0 }) {
+                    try? FileManager.default.removeItem(at: received.fileURL)
+                    throw refused
+                }
+                logger.info(
+                    "\(received.response.statusCode) \(received.request.method.rawValue) \(Self.loggable(received.request.url))",
+                    metadata: ["attempt": "\(attempt)", "file": "\(received.fileURL.path)"])
+                return HTTPSessionResponse(
+                    value: received.fileURL, response: received.response, request: received.request, data: Data(),
+                    metrics: received.metrics, attempts: attempt)
+            } catch {
+                guard let interceptor, error.code != .cancelled, !Task.isCancelled else {
+                    log(failure: error, request: request, attempt: attempt, retrying: false)
+                    throw error
+                }
+                let decision = await interceptor.retry(request, for: self, dueTo: error, attempt: attempt)
+                log(failure: error, request: request, attempt: attempt, retrying: decision.retries)
+                switch decision {
+                case .doNotRetry:
+                    throw error
+                case .doNotRetryWithError(let replacement):
+                    throw replacement
+                case .retry:
+                    continue
+                case .retryAfter(let delay):
+                    do {
+                        try await Task.sleep(for: delay)
+                    } catch {
+                        throw SluiceError(.cancelled, "cancelled while waiting to retry", request: request)
+                    }
+                }
+            }
+        }
+    }
+}
