@@ -26,9 +26,10 @@ build: install
 	@$(SWIFT) build --build-tests 2>&1 | tee .build/sluice-build.log
 	@$(TESTENV)/check-warnings.sh .build/sluice-build.log
 
-## test: the whole suite against freshly started servers, which are stopped afterwards.
+## test: the whole suite against freshly started servers, which are stopped afterwards. Every test uses
+## Swift Testing, so XCTest's runner (which would only print "Executed 0 tests") is not started.
 test: build
-	@SLUICE_TESTENV_SKIP_INSTALL=1 $(TESTENV)/run.sh $(SWIFT) test --skip-build $(SWIFT_TEST_FLAGS)
+	@SLUICE_TESTENV_SKIP_INSTALL=1 $(TESTENV)/run.sh $(SWIFT) test --skip-build --disable-xctest $(SWIFT_TEST_FLAGS)
 
 ## run: sluice-conformance against freshly started servers; prints where the report is.
 run: install

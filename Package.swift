@@ -33,6 +33,9 @@ let package = Package(
         .executable(name: "sluice-conformance", targets: ["SluiceConformanceTool"]),
         // An example plugin built as a shared library, loaded at run time by tests and sluice-conformance.
         .library(name: "SluiceNDJSONPlugin", type: .dynamic, targets: ["SluiceNDJSONPlugin"]),
+        // The C plugin ABI (sluice_plugin.h) for plugins written in C or another language, and an example.
+        .library(name: "CSluicePluginABI", targets: ["CSluicePluginABI"]),
+        .library(name: "SluiceCLinesPlugin", type: .dynamic, targets: ["SluiceCLinesPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -79,6 +82,8 @@ let package = Package(
         plugin("SluiceXML", dependencies: ["CLibXML2", "SluiceResponseSerialization"]),
         plugin("SluicePropertyList", dependencies: ["SluiceResponseSerialization"]),
         .target(name: "SluiceNDJSONPlugin", dependencies: ["SluiceCore"], path: "Plugins/Examples/SluiceNDJSONPlugin"),
+        // A plugin in C that includes <sluice_plugin.h> through the CSluicePluginABI product, as a C author's would.
+        .target(name: "SluiceCLinesPlugin", dependencies: ["CSluicePluginABI"], path: "Plugins/Examples/SluiceCLinesPlugin"),
 
         // The conformance tool: suites live in a library so the test suite runs them too.
         .target(

@@ -71,6 +71,20 @@ struct LoadablePluginTests {
         #expect(error?.message.contains("line 1 is not JSON") == true)
     }
 
+    @Test("the C example plugin, built against the CSluicePluginABI product's header, loads and decodes")
+    func cExample() throws {
+        let registry = SerializerRegistry()
+        let summary = try registry.load(pluginAt: TestEnvironment.examplePluginPath("SluiceCLinesPlugin"))
+        #expect(summary.name == "c-lines")
+        #expect(summary.responseMediaTypes == ["text/x-lines"])
+        let serializer = try #require(registry.responseSerializer(for: MediaType("text/x-lines")!))
+        let value = try serializer.serialize(
+            request: nil, response: HTTPResponse(statusCode: 200), body: Data("one\r\ntwo \"2\"\n\tthree\\".utf8))
+        #expect(value as? Parameters? == ["one", "two \"2\"", "\tthree\\"])
+        let empty = try serializer.serialize(request: nil, response: HTTPResponse(statusCode: 200), body: Data("x\n".utf8))
+        #expect(empty as? Parameters? == ["x"])
+    }
+
     @Test("a plugin written in C loads and decodes")
     func cPlugin() throws {
         let path = try Self.compile(Self.table(abi: "1", decode: "upper"), name: "shout")

@@ -66,14 +66,14 @@ public enum TestEnvironment {
         return try Data(contentsOf: URL(fileURLWithPath: directory).appendingPathComponent(relativePath))
     }
 
-    /// The example plugin library `libSluiceNDJSONPlugin.so`, built next to the test executable.
+    /// An example plugin library, `libSluiceNDJSONPlugin.so` by default, built next to the test executable.
     ///
     /// - Throws: ``ConformanceError`` naming the build command when it is missing.
-    public static func examplePluginPath() throws -> String {
+    public static func examplePluginPath(_ product: String = "SluiceNDJSONPlugin") throws -> String {
         let path = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("libSluiceNDJSONPlugin.so").path
+            .appendingPathComponent("lib\(product).so").path
         guard FileManager.default.fileExists(atPath: path) else {
-            throw ConformanceError("libSluiceNDJSONPlugin.so is not at \(path); build it with swift build --build-tests (make test does)")
+            throw ConformanceError("lib\(product).so is not at \(path); build it with swift build --build-tests (make test does)")
         }
         return path
     }
