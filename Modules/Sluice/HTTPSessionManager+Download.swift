@@ -37,73 +37,30 @@ extension HTTPSessionManager {
         to destination: URL, progress: ProgressHandler? = nil
     ) async throws(SluiceError) -> HTTPSessionResponse<URL> {
         let request = try request(.get, urlString, parameters: parameters, headers: headers)
-        var attempt = 0
-        do {
-            return try await download(request, to: destination, progress: progress, attempt: &attempt)
-        } catch {
-            var failure = error
-            failure.attempts = attempt
-            throw failure
-        }
-    }
-
-    /// The download loop: adapt, download, validate; on failure ask the retrier.
-    private func download(
-        _ prepared: HTTPRequest, to destination: URL, progress: ProgressHandler?, attempt: inout Int
-    ) async throws(SluiceError) -> HTTPSessionResponse<URL> {
-        let interceptor = self.interceptor
-        while true {
-            attempt += 1
-            var request = prepared
-            do throws(SluiceError) {
-                if let interceptor { request = try await adapt(request, with: interceptor) }
-                log(start: request, attempt: attempt)
-                // A refused response stays in its temporary file (moved onto itself), then is removed.
-                let refusal = Locked<SluiceError?>(nil)
-                let sent = request
-                let received = try await session.download(
-                    for: request,
-                    to: { temporaryURL, response in
-                        do throws(SluiceError) {
-                            try HTTPResponseSerializer().validate(request: sent, response: response, body: nil)
-                            return destination
-                        } catch {
-                            refusal.withLock { $0 = error }
-                            return temporaryURL
-                        }
-                    }, progress: progress)
-                if let refused = refusal.withLock({ $0 }) {
-                    try? FileManager.default.removeItem(at: received.fileURL)
-                    throw refused
-                }
-                logger.info(
-                    "\(received.response.statusCode) \(received.request.method.rawValue) \(Self.loggable(received.request.url))",
-                    metadata: ["attempt": "\(attempt)", "file": "\(received.fileURL.path)"])
-                return HTTPSessionResponse(
-                    value: received.fileURL, response: received.response, request: received.request, data: Data(),
-                    metrics: received.metrics, attempts: attempt)
-            } catch {
-                guard let interceptor, error.code != .cancelled, !Task.isCancelled else {
-                    log(failure: error, request: request, attempt: attempt, retrying: false)
-                    throw error
-                }
-                let decision = await interceptor.retry(request, for: self, dueTo: error, attempt: attempt)
-                log(failure: error, request: request, attempt: attempt, retrying: decision.retries)
-                switch decision {
-                case .doNotRetry:
-                    throw error
-                case .doNotRetryWithError(let replacement):
-                    throw replacement
-                case .retry:
-                    continue
-                case .retryAfter(let delay):
-                    do {
-                        try await Task.sleep(for: delay)
+        return try await retrying(request) { (request, attempt) throws(SluiceError) in
+            // A refused response stays in its temporary file (moved onto itself), then is removed.
+            let refusal = Locked<SluiceError?>(nil)
+            let received = try await session.download(
+                for: request,
+                to: { temporaryURL, response in
+                    do throws(SluiceError) {
+                        try HTTPResponseSerializer().validate(request: request, response: response, body: nil)
+                        return destination
                     } catch {
-                        throw SluiceError(.cancelled, "cancelled while waiting to retry", request: request)
+                        refusal.withLock { $0 = error }
+                        return temporaryURL
                     }
-                }
+                }, progress: progress)
+            if let refused = refusal.withLock({ $0 }) {
+                try? FileManager.default.removeItem(at: received.fileURL)
+                throw refused
             }
+            logger.info(
+                "\(received.response.statusCode) \(received.request.method.rawValue) \(Self.loggable(received.request.url))",
+                metadata: ["attempt": "\(attempt)", "file": "\(received.fileURL.path)"])
+            return HTTPSessionResponse(
+                value: received.fileURL, response: received.response, request: received.request, data: Data(),
+                metrics: received.metrics, attempts: attempt)
         }
     }
 }

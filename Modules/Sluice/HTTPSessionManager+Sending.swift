@@ -27,69 +27,71 @@ extension HTTPSessionManager {
         }
     }
 
-    /// The loop behind every request: adapt, send, serialize; on failure ask the retrier. The error it
-    /// throws carries the number of attempts made.
+    /// One request of the data verbs: sent in memory and serialized, through ``retrying(_:_:)``.
     func send<Output: Sendable>(
         _ prepared: HTTPRequest, progress: ProgressHandler?, task handle: HTTPSessionTask?,
         serialize: Serialize<Output>
     ) async throws(SluiceError) -> HTTPSessionResponse<Output> {
-        var attempt = 0
-        do {
-            return try await send(prepared, progress: progress, task: handle, serialize: serialize, attempt: &attempt)
-        } catch {
-            var failure = error
-            failure.attempts = attempt
-            throw failure
+        try await retrying(prepared) { (request, attempt) throws(SluiceError) in
+            let relay = progress.map(ProgressRelay.init)
+            let received: DataResponse
+            do throws(SluiceError) {
+                received = try await session.data(for: request) { task in
+                    handle?.attemptStarted(task)
+                    relay?.follow(task)
+                }
+            } catch {
+                await relay?.finish(succeeded: nil)
+                throw error
+            }
+            await relay?.finish(succeeded: received)
+            log(received, attempt: attempt)
+            let value = try serialize(received.request, received.response, received.data)
+            return HTTPSessionResponse(
+                value: value, response: received.response, request: received.request, data: received.data,
+                metrics: received.metrics, attempts: attempt)
         }
     }
 
-    private func send<Output: Sendable>(
-        _ prepared: HTTPRequest, progress: ProgressHandler?, task handle: HTTPSessionTask?,
-        serialize: Serialize<Output>, attempt: inout Int
+    /// The loop behind every request: adapt, run one attempt, and on failure ask the retrier (waiting
+    /// its delay). The error it throws carries the number of attempts made.
+    func retrying<Output: Sendable>(
+        _ prepared: HTTPRequest,
+        _ attemptOnce: (_ request: HTTPRequest, _ attempt: Int) async throws(SluiceError) -> HTTPSessionResponse<Output>
     ) async throws(SluiceError) -> HTTPSessionResponse<Output> {
         let interceptor = self.interceptor
+        var attempt = 0
+        func ending(_ error: SluiceError) -> SluiceError {
+            var failure = error
+            failure.attempts = attempt
+            return failure
+        }
         while true {
             attempt += 1
             var request = prepared
-            let relay = progress.map(ProgressRelay.init)
             do throws(SluiceError) {
                 if let interceptor { request = try await adapt(request, with: interceptor) }
                 log(start: request, attempt: attempt)
-                let received: DataResponse
-                do throws(SluiceError) {
-                    received = try await session.data(for: request) { task in
-                        handle?.attemptStarted(task)
-                        relay?.follow(task)
-                    }
-                } catch {
-                    await relay?.finish(succeeded: nil)
-                    throw error
-                }
-                await relay?.finish(succeeded: received)
-                log(received, attempt: attempt)
-                let value = try serialize(received.request, received.response, received.data)
-                return HTTPSessionResponse(
-                    value: value, response: received.response, request: received.request, data: received.data,
-                    metrics: received.metrics, attempts: attempt)
+                return try await attemptOnce(request, attempt)
             } catch {
                 guard let interceptor, error.code != .cancelled, !Task.isCancelled else {
                     log(failure: error, request: request, attempt: attempt, retrying: false)
-                    throw error
+                    throw ending(error)
                 }
                 let decision = await interceptor.retry(request, for: self, dueTo: error, attempt: attempt)
                 log(failure: error, request: request, attempt: attempt, retrying: decision.retries)
                 switch decision {
                 case .doNotRetry:
-                    throw error
+                    throw ending(error)
                 case .doNotRetryWithError(let replacement):
-                    throw replacement
+                    throw ending(replacement)
                 case .retry:
                     continue
                 case .retryAfter(let delay):
                     do {
                         try await Task.sleep(for: delay)
                     } catch {
-                        throw SluiceError(.cancelled, "cancelled while waiting to retry", request: request)
+                        throw ending(SluiceError(.cancelled, "cancelled while waiting to retry", request: request))
                     }
                 }
             }
