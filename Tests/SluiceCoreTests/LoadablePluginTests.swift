@@ -1,4 +1,5 @@
 import Foundation
+import SluiceConformance
 import SluiceCore
 import SluiceTestSupport
 import Testing
@@ -7,40 +8,12 @@ import Testing
 /// libraries compiled here to check each refusal.
 @Suite("Loadable plugins", .serialized)
 struct LoadablePluginTests {
-    /// Compiles C source into a shared library in a temporary directory of its own; `discard(_:)` removes it.
-    static func compile(_ source: String, name: String) throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-plugins-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let file = directory.appendingPathComponent("\(name).c")
-        try source.write(to: file, atomically: true, encoding: .utf8)
-        let output = directory.appendingPathComponent("lib\(name).so").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/cc")
-        process.arguments = ["-shared", "-fPIC", "-o", output, file.path]
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "cc failed for \(name)")
-        return output
-    }
+    static func compile(_ source: String, name: String) throws -> String { try CPluginBuilder.compile(source, name: name) }
 
-    /// Removes the directory `compile(_:name:)` made for the library at `path` (a loaded library stays mapped).
-    static func discard(_ path: String) {
-        try? FileManager.default.removeItem(at: URL(fileURLWithPath: path).deletingLastPathComponent())
-    }
+    static func discard(_ path: String) { CPluginBuilder.discard(path) }
 
     static func table(abi: String, decode: String, name: String = "\"c-plugin\"") -> String {
-        """
-        #include <stddef.h>
-        #include <stdint.h>
-        #include <stdlib.h>
-        #include <string.h>
-        typedef struct {
-            uint32_t abi_version; const char *name; const char *version;
-            const char *const *media_types; size_t media_type_count;
-            int32_t (*decode)(const uint8_t *, size_t, const char *, uint8_t **, size_t *, char **);
-            int32_t (*encode)(const uint8_t *, size_t, uint8_t **, size_t *, char **);
-            void (*free_buffer)(void *);
-        } table_t;
+        CPluginBuilder.prelude + """
         static int32_t upper(const uint8_t *in, size_t n, const char *type, uint8_t **out, size_t *len, char **err) {
             if (n > 0 && in[0] == '!') { *err = strdup("bang"); return 1; }
             char *json = malloc(n + 3); json[0] = '"';
@@ -101,18 +74,7 @@ struct LoadablePluginTests {
 
     @Test("a C plugin claiming 2^40 bytes of a 2-byte buffer is registry.pluginFailed, and the buffer is freed")
     func lyingLength() throws {
-        let source = """
-            #include <stddef.h>
-            #include <stdint.h>
-            #include <stdlib.h>
-            #include <string.h>
-            typedef struct {
-                uint32_t abi_version; const char *name; const char *version;
-                const char *const *media_types; size_t media_type_count;
-                int32_t (*decode)(const uint8_t *, size_t, const char *, uint8_t **, size_t *, char **);
-                int32_t (*encode)(const uint8_t *, size_t, uint8_t **, size_t *, char **);
-                void (*free_buffer)(void *);
-            } table_t;
+        let source = CPluginBuilder.prelude + """
             static int frees = 0;
             static void counting_free(void *buffer) { if (buffer) frees++; free(buffer); }
             static int32_t lie(const uint8_t *in, size_t n, const char *type, uint8_t **out, size_t *len, char **err) {

@@ -103,31 +103,20 @@ struct HostileParserSuite: ConformanceSuite {
     /// compiler and loaded like any plugin: `registry.pluginFailed`, not a crash.
     private static func pluginLengthCase() -> CaseResult {
         let id = "plugin: a loaded plugin claiming 2^40 bytes of a 2-byte buffer is registry.pluginFailed"
-        let source = #"""
-            #include <stddef.h>
-            #include <stdint.h>
-            #include <stdlib.h>
-            #include <string.h>
-            typedef struct {
-                uint32_t abi_version; const char *name; const char *version;
-                const char *const *media_types; size_t media_type_count;
-                int32_t (*decode)(const uint8_t *, size_t, const char *, uint8_t **, size_t *, char **);
-                int32_t (*encode)(const uint8_t *, size_t, uint8_t **, size_t *, char **);
-                void (*free_buffer)(void *);
-            } table_v1;
+        let source = CPluginBuilder.prelude + """
             static int32_t decode(const uint8_t *in, size_t n, const char *type, uint8_t **out, size_t *len, char **message) {
                 uint8_t *json = malloc(2); memcpy(json, "{}", 2); *out = json; *len = (size_t)1 << 40; return 0;
             }
             static void release(void *p) { free(p); }
             static const char *types[] = { "application/x-liar" };
-            static const table_v1 table = { 1, "liar", "1.0.0", types, 1, decode, NULL, release };
-            const table_v1 *sluice_plugin_entry(void) { return &table; }
-            """#
+            static const table_t table = { 1, "liar", "1.0.0", types, 1, decode, NULL, release };
+            const table_t *sluice_plugin_entry(void) { return &table; }
+            """
         do {
-            let library = try compile(source, name: "liar")
-            defer { try? FileManager.default.removeItem(at: library.deletingLastPathComponent()) }
+            let library = try CPluginBuilder.compile(source, name: "liar")
+            defer { CPluginBuilder.discard(library) }
             let registry = SerializerRegistry()
-            try registry.load(pluginAt: library.path)
+            try registry.load(pluginAt: library)
             guard let serializer = registry.responseSerializer(for: MediaType("application/x-liar")!) else {
                 return CaseResult(id: id, passed: false, detail: "the plugin's media type does not resolve")
             }
@@ -141,23 +130,5 @@ struct HostileParserSuite: ConformanceSuite {
         } catch {
             return CaseResult(id: id, passed: false, detail: "\(error)")
         }
-    }
-
-    /// Builds C source into a shared library in a temporary directory of its own, with the system's `cc`.
-    private static func compile(_ source: String, name: String) throws -> URL {
-        guard let compiler = ["/usr/bin/cc", "/usr/bin/gcc", "/usr/bin/clang"].first(where: FileManager.default.isExecutableFile(atPath:))
-        else { throw ConformanceError("no C compiler (cc) to build the hostile plugin; install gcc or clang") }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-conformance-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let file = directory.appendingPathComponent("\(name).c")
-        try source.write(to: file, atomically: true, encoding: .utf8)
-        let library = directory.appendingPathComponent("lib\(name).so")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: compiler)
-        process.arguments = ["-shared", "-fPIC", "-o", library.path, file.path]
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw ConformanceError("\(compiler) could not build the hostile plugin") }
-        return library
     }
 }
