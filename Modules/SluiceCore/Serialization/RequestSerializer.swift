@@ -1,7 +1,10 @@
 /// Builds the request to send from a request and parameters: where the parameters go (query or
 /// body), how they are encoded, and which headers come with them.
 ///
-/// Implementations are values that are safe to use from many threads at once.
+/// Implementations are `Sendable`: one serializer builds requests from many threads at once. They may
+/// be values (a serializer with fixed settings) or, as Sluice's own `HTTPRequestSerializer` and
+/// `JSONRequestSerializer` are, AFNetworking-style shared references whose settings may be changed while
+/// in use (under a lock): a change then applies to every request built afterwards by everyone holding it.
 public protocol RequestSerializer: Sendable {
     /// The media type of the bodies this serializer writes (`application/json`), or `nil` when it
     /// writes none of its own. Default `nil`.
