@@ -10,9 +10,9 @@ import Foundation
 /// - `( a, b )` arrays (a trailing comma is allowed), `{ key = value; }` dictionaries (keys are strings,
 ///   unique), `<0fa1 b2>` data (hex digits in pairs, white space between).
 /// - White space, `//` line comments and `/* */` comments between tokens. One value, then only those.
-struct OpenStepPropertyListParser {
-    private let bytes: [UInt8]
-    private var position = 0
+struct OpenStepPropertyListParser: TextPropertyListReading {
+    let bytes: [UInt8]
+    private(set) var position = 0
 
     /// A parser of `bytes`.
     init(bytes: [UInt8]) { self.bytes = bytes }
@@ -21,7 +21,7 @@ struct OpenStepPropertyListParser {
     ///
     /// - Throws: ``PropertyListParser/Failure`` (``PropertyListParser`` makes it a ``SluiceError``).
     mutating func parse() throws(PropertyListParser.Failure) -> PropertyListValue {
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
+        position = startAfterByteOrderMark
         try skipSpaceAndComments()
         let value = try self.value(depth: 0)
         try skipSpaceAndComments()
@@ -46,7 +46,7 @@ struct OpenStepPropertyListParser {
     }
 
     private mutating func array(depth: Int) throws(PropertyListParser.Failure) -> PropertyListValue {
-        guard depth < PropertyListParser.maximumDepth else { throw tooDeep() }
+        guard depth < PropertyListParser.maximumDepth else { throw tooDeep(at: position) }
         position += 1
         var elements: [PropertyListValue] = []
         while true {
@@ -65,7 +65,7 @@ struct OpenStepPropertyListParser {
     }
 
     private mutating func dictionary(depth: Int) throws(PropertyListParser.Failure) -> PropertyListValue {
-        guard depth < PropertyListParser.maximumDepth else { throw tooDeep() }
+        guard depth < PropertyListParser.maximumDepth else { throw tooDeep(at: position) }
         position += 1
         var entries: [PropertyListValue.Entry] = []
         var keys: Set<String> = []
@@ -224,24 +224,6 @@ struct OpenStepPropertyListParser {
                 return
             }
         }
-    }
-
-    /// Whether the bytes at `position` start with `prefix`.
-    private func at(_ prefix: StaticString) -> Bool {
-        let count = prefix.utf8CodeUnitCount
-        guard count <= bytes.count - position else { return false }
-        return prefix.withUTF8Buffer { buffer in
-            for index in 0..<count where bytes[position + index] != buffer[index] { return false }
-            return true
-        }
-    }
-
-    private func tooDeep() -> PropertyListParser.Failure {
-        invalid(at: position, "arrays and dictionaries nest more than \(PropertyListParser.maximumDepth) deep")
-    }
-
-    private func invalid(at offset: Int, _ reason: String) -> PropertyListParser.Failure {
-        PropertyListParser.Failure(offset: offset, reason: reason)
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool {

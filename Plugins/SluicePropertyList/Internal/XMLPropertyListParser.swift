@@ -15,7 +15,7 @@ import Foundation
 /// - Text: the entities `&amp;`, `&lt;`, `&gt;`, `&quot;`, `&apos;`, character references `&#N;` and
 ///   `&#xN;` naming a Unicode scalar other than U+0000, and CDATA sections; text must be UTF-8. Other
 ///   entities are refused (there is no DTD to define them). Line ends are kept as they are.
-struct XMLPropertyListParser {
+struct XMLPropertyListParser: TextPropertyListReading {
     /// A start tag: the element's name, whether it was written `<name/>`, and where it starts.
     private struct Tag {
         var name: String
@@ -23,8 +23,8 @@ struct XMLPropertyListParser {
         var start: Int
     }
 
-    private let bytes: [UInt8]
-    private var position = 0
+    let bytes: [UInt8]
+    private(set) var position = 0
 
     /// A parser of `bytes`.
     init(bytes: [UInt8]) { self.bytes = bytes }
@@ -33,7 +33,7 @@ struct XMLPropertyListParser {
     ///
     /// - Throws: ``PropertyListParser/Failure`` (``PropertyListParser`` makes it a ``SluiceError``).
     mutating func parse() throws(PropertyListParser.Failure) -> PropertyListValue {
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
+        position = startAfterByteOrderMark
         try skipProlog()
         let root = try startTag()
         let value: PropertyListValue
@@ -436,16 +436,6 @@ struct XMLPropertyListParser {
         return position > start
     }
 
-    /// Whether the bytes at `position` start with `prefix`.
-    private func at(_ prefix: StaticString) -> Bool {
-        let count = prefix.utf8CodeUnitCount
-        guard count <= bytes.count - position else { return false }
-        return prefix.withUTF8Buffer { buffer in
-            for index in 0..<count where bytes[position + index] != buffer[index] { return false }
-            return true
-        }
-    }
-
     /// Where `needle` next starts at or after `start`.
     private func find(_ needle: StaticString, from start: Int) -> Int? {
         needle.withUTF8Buffer { buffer -> Int? in
@@ -464,14 +454,6 @@ struct XMLPropertyListParser {
             return []
         }
         return text[first...last]
-    }
-
-    private func tooDeep(at offset: Int) -> PropertyListParser.Failure {
-        invalid(at: offset, "arrays and dictionaries nest more than \(PropertyListParser.maximumDepth) deep")
-    }
-
-    private func invalid(at offset: Int, _ reason: String) -> PropertyListParser.Failure {
-        PropertyListParser.Failure(offset: offset, reason: reason)
     }
 
     private static func digit(_ byte: UInt8, radix: UInt32) -> UInt32? {
