@@ -45,6 +45,59 @@ extension TransportSuites {
             }
         }
 
+        /// A rewindable stream of `total` bytes, byte n being `n % 251`, whose first read waits for `gate`.
+        final class NumberedStream: BodyStream, @unchecked Sendable {
+            let total: Int
+            let gate: DispatchSemaphore
+            private let lock = NSLock()
+            private var position = 0
+            private var reads = 0
+            init(total: Int, gate: DispatchSemaphore) { (self.total, self.gate) = (total, gate) }
+            var contentLength: Int64? { Int64(total) }
+            var isRewindable: Bool { true }
+            func rewind() throws(SluiceError) { lock.withLock { position = 0 } }
+            func read(into buffer: UnsafeMutableRawBufferPointer) throws(SluiceError) -> Int {
+                if lock.withLock({ reads += 1; return reads }) == 1 { gate.wait() }
+                return lock.withLock {
+                    let count = min(buffer.count, total - position, 1024)
+                    for index in 0..<count { buffer[index] = UInt8((position + index) % 251) }
+                    position += count
+                    return count
+                }
+            }
+        }
+
+        @Test("a request sent again reads its stream from the first byte, after a read the old reader had in flight")
+        func newReaderWaitsForOldRead() async throws {
+            let gate = DispatchSemaphore(value: 0)
+            let stream = NumberedStream(total: 256 * 1024, gate: gate)
+            let queue = BodyReadAhead.makeQueue()
+            let first = BodyReadAhead(stream, rewinding: nil, queue: queue) {}
+            try await Task.sleep(for: .milliseconds(50))  // its first read now waits for the gate
+            first.close()
+            let second = BodyReadAhead(stream, rewinding: stream, window: 8 * 1024, queue: queue) {}
+            defer { second.close() }
+            var received = Data()
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            var released = false
+            let started = ContinuousClock.now
+            while ContinuousClock.now - started < .seconds(10) {
+                let take = buffer.withUnsafeMutableBytes { second.take(into: $0) }
+                if case .bytes(let count) = take { received.append(contentsOf: buffer[0..<count]) }
+                if case .end = take { break }
+                // The old read ends while the new reader is under way (or, when it waits for the old
+                // read, before it starts).
+                if !released, !received.isEmpty || ContinuousClock.now - started > .milliseconds(200) {
+                    released = true
+                    gate.signal()
+                }
+                if case .wait = take { try await Task.sleep(for: .milliseconds(1)) }
+            }
+            #expect(received.count == stream.total)
+            let expected = Data((0..<stream.total).map { UInt8($0 % 251) })
+            #expect(received == expected, "the new reader's bytes are not the stream from its first byte")
+        }
+
         @Test("a body stream blocked for 20 s beside 100 GETs of the same session: the GETs all complete at once")
         func blockedStreamBeside100Gets() async throws {
             let session = try Transport.session()

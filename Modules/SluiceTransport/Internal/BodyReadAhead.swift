@@ -17,6 +17,10 @@ import SluiceCore
 /// window and rewinds the stream on the reader's queue before its next read; a read in flight when that
 /// happens is discarded when it returns. After ``close()`` nothing is delivered any more, and a read
 /// blocked in the caller's stream ends on its own time without holding the transfer.
+///
+/// A request sent again (a redirect, a retry) gets a new reader of the same caller stream. Every
+/// reader of one stream reads on one serial queue, which the transfer keeps: the new reader's rewind
+/// waits for a read the closed one still has in flight, instead of racing it for the stream's bytes.
 final class BodyReadAhead: @unchecked Sendable {
     /// What the engine gets from ``take(into:)``.
     enum Take {
@@ -55,7 +59,8 @@ final class BodyReadAhead: @unchecked Sendable {
     private let stream: any BodyStream
     private let chunkSize: Int
     private let state: LockedStorage<State>
-    private let queue = DispatchQueue(label: "sluice.body-read-ahead", qos: .userInitiated)
+    /// Serial; shared by every reader of the same caller stream.
+    private let queue: DispatchQueue
     /// Asks the engine to continue the paused transfer; from the reader's queue.
     private let wake: @Sendable () -> Void
     /// The buffer reads go into: one read runs at a time.
@@ -69,12 +74,15 @@ final class BodyReadAhead: @unchecked Sendable {
     /// - Parameters:
     ///   - window: The most bytes read ahead. Default 128 KiB.
     ///   - chunkSize: Bytes per read. Default 64 KiB (libcurl's upload buffer).
+    ///   - queue: The serial queue the stream is read on; pass the same one to every reader of the same
+    ///     caller stream. Default a new queue.
     ///   - wake: Asks the engine to continue the transfer; called on the reader's queue.
     init(
         _ stream: any BodyStream, rewinding: (any BodyStream)?, window: Int = 128 * 1024, chunkSize: Int = 64 * 1024,
-        wake: @escaping @Sendable () -> Void
+        queue: DispatchQueue = BodyReadAhead.makeQueue(), wake: @escaping @Sendable () -> Void
     ) {
         self.stream = stream
+        self.queue = queue
         self.window = window
         self.chunkSize = chunkSize
         self.wake = wake
@@ -82,6 +90,11 @@ final class BodyReadAhead: @unchecked Sendable {
         self.firstRewind = rewinding
         self.state = LockedStorage.make(State(reading: true, rewindPending: rewinding != nil))
         schedule(after: nil)
+    }
+
+    /// A serial queue for reading one caller stream.
+    static func makeQueue() -> DispatchQueue {
+        DispatchQueue(label: "sluice.body-read-ahead", qos: .userInitiated)
     }
 
     /// Copies what the window holds into `buffer` (engine thread, from curl's read callback).

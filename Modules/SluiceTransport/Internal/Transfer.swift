@@ -88,6 +88,8 @@ final class Transfer: @unchecked Sendable {
     /// Reads a caller's body stream off the engine thread (``HTTPBody/stream(_:)`` bodies only: Sluice's
     /// own byte and file streams are read here, as they cannot block).
     private var readAhead: BodyReadAhead?
+    /// The queue every ``readAhead`` of this transfer reads the caller's stream on, one after another.
+    private lazy var bodyReadQueue = BodyReadAhead.makeQueue()
     /// The coding the body is encoded with while it is sent (``HTTPRequest/contentEncoding``).
     private var bodyCoding: String?
     private var declaredBodyLength: Int64?
@@ -404,7 +406,7 @@ final class Transfer: @unchecked Sendable {
         bodyStream = stream
         if case .stream = request.body {
             let engine = self.engine
-            readAhead = BodyReadAhead(stream, rewinding: rewindFirst) { [weak self, weak engine] in
+            readAhead = BodyReadAhead(stream, rewinding: rewindFirst, queue: bodyReadQueue) { [weak self, weak engine] in
                 guard let self, let engine else { return }
                 engine.submit(.continueStream(self))
             }
