@@ -40,27 +40,27 @@ extension HTTPSessionManager {
         return try await retrying(request) { (request, attempt) throws(SluiceError) in
             // A refused response stays in its temporary file (moved onto itself), then is removed.
             let refusal = Locked<SluiceError?>(nil)
-            let received = try await session.download(
-                for: request,
-                to: { temporaryURL, response in
-                    do throws(SluiceError) {
-                        try HTTPResponseSerializer().validate(request: request, response: response, body: nil)
-                        return destination
-                    } catch {
-                        refusal.withLock { $0 = error }
-                        return temporaryURL
-                    }
-                }, progress: progress)
+            let target = ResponseBodyDestination.file { temporaryURL, response in
+                do throws(SluiceError) {
+                    try HTTPResponseSerializer().validate(request: request, response: response, body: nil)
+                    return destination
+                } catch {
+                    refusal.withLock { $0 = error }
+                    return temporaryURL
+                }
+            }
+            let received = try await transport.exchange(
+                request, receiving: target, events: TransportEvents(progress: progress))
+            let fileURL = received.body.fileURL ?? destination
             if let refused = refusal.withLock({ $0 }) {
-                try? FileManager.default.removeItem(at: received.fileURL)
+                try? FileManager.default.removeItem(at: fileURL)
                 throw refused
             }
-            logger.info(
-                "\(received.response.statusCode) \(received.request.method.rawValue) \(Self.loggable(received.request.url))",
-                metadata: ["attempt": "\(attempt)", "file": "\(received.fileURL.path)"])
+            let metrics = received.metrics ?? TaskMetrics()
+            log(received, bytes: Int(metrics.transactions.last?.bytesReceived ?? 0), metrics: metrics, attempt: attempt)
             return HTTPSessionResponse(
-                value: received.fileURL, response: received.response, request: received.request, data: Data(),
-                metrics: received.metrics, attempts: attempt)
+                value: fileURL, response: received.response, request: received.request, data: Data(),
+                metrics: metrics, attempts: attempt)
         }
     }
 }

@@ -2,7 +2,6 @@ import Foundation
 import Logging
 import SluiceCore
 import SluiceResponseSerialization
-import SluiceTransport
 
 extension HTTPSessionManager {
     /// Turns a received response into the value a request returns.
@@ -27,29 +26,23 @@ extension HTTPSessionManager {
         }
     }
 
-    /// One request of the data verbs: sent in memory and serialized, through ``retrying(_:_:)``.
+    /// One request of the data verbs: sent through the ``transport`` in memory and serialized, through
+    /// ``retrying(_:_:)``.
     func send<Output: Sendable>(
         _ prepared: HTTPRequest, progress: ProgressHandler?, task handle: HTTPSessionTask?,
         serialize: Serialize<Output>
     ) async throws(SluiceError) -> HTTPSessionResponse<Output> {
         try await retrying(prepared) { (request, attempt) throws(SluiceError) in
-            let relay = progress.map(ProgressRelay.init)
-            let received: DataResponse
-            do throws(SluiceError) {
-                received = try await session.data(for: request) { task in
-                    handle?.attemptStarted(task)
-                    relay?.follow(task)
-                }
-            } catch {
-                await relay?.finish(succeeded: nil)
-                throw error
-            }
-            await relay?.finish(succeeded: received)
-            log(received, attempt: attempt)
-            let value = try serialize(received.request, received.response, received.data)
+            var events = TransportEvents(progress: progress)
+            if let handle { events.didCreateTask = { task in handle.attemptStarted(task) } }
+            let received = try await transport.exchange(request, receiving: .memory, events: events)
+            let data = received.body.data ?? Data()
+            let metrics = received.metrics ?? TaskMetrics()
+            log(received, bytes: data.count, metrics: metrics, attempt: attempt)
+            let value = try serialize(received.request, received.response, data)
             return HTTPSessionResponse(
-                value: value, response: received.response, request: received.request, data: received.data,
-                metrics: received.metrics, attempts: attempt)
+                value: value, response: received.response, request: received.request, data: data,
+                metrics: metrics, attempts: attempt)
         }
     }
 
@@ -117,16 +110,17 @@ extension HTTPSessionManager {
         }
     }
 
-    private func log(_ received: DataResponse, attempt: Int) {
+    func log(_ received: TransportExchange, bytes: Int, metrics: TaskMetrics, attempt: Int) {
         // Built for every response otherwise: skip the metadata when nothing at info would be kept.
         guard logger.logLevel <= .info else { return }
         var metadata: Logger.Metadata = [
             "status": "\(received.response.statusCode)",
             "attempt": "\(attempt)",
-            "duration_ms": "\(Self.milliseconds(received.metrics.duration))",
-            "bytes_received": "\(received.data.count)",
+            "duration_ms": "\(Self.milliseconds(metrics.duration))",
+            "bytes_received": "\(bytes)",
         ]
-        if let transaction = received.metrics.transactions.last {
+        if let file = received.body.fileURL { metadata["file"] = "\(file.path)" }
+        if let transaction = metrics.transactions.last {
             metadata["dns_ms"] = "\(Self.milliseconds(transaction.nameLookup))"
             metadata["connect_ms"] = "\(Self.milliseconds(transaction.connect))"
             metadata["tls_ms"] = "\(Self.milliseconds(transaction.tlsHandshake))"
@@ -141,7 +135,7 @@ extension HTTPSessionManager {
         if logger.logLevel <= .trace {
             logger.trace("response", metadata: [
                 "headers": "\(received.response.headers.map { "\($0.name): \($0.value)" })",
-                "body": "\(Self.bodyExcerpt(received.data))",
+                "body": "\(received.body.data.map(Self.bodyExcerpt) ?? "")",
             ])
         }
     }

@@ -9,8 +9,9 @@ import SluiceSecurity
 import SluiceTransport
 
 /// The manager most code uses: builds requests relative to a base URL with the request serializer,
-/// sends them through a ``SessionManager`` with an interceptor's adaptation and retries, and turns
-/// the responses into values with the response serializer. AFNetworking's `AFHTTPSessionManager`.
+/// sends them through its ``transport`` (a ``SessionManager`` unless another ``HTTPTransport`` was
+/// given) with an interceptor's adaptation and retries, and turns the responses into values with the
+/// response serializer. AFNetworking's `AFHTTPSessionManager`.
 ///
 /// Defaults: ``HTTPRequestSerializer`` for requests, ``JSONResponseSerializer`` for responses, the
 /// bundled registry (gzip/deflate, XML, property lists) for content codings and `Decodable` bodies,
@@ -36,8 +37,12 @@ public final class HTTPSessionManager: Sendable {
 
     /// The URL relative paths resolve against; a non-empty path ends with `/`. Default `nil`.
     public let baseURL: URL?
-    /// The transport session the requests run on.
-    public let session: SessionManager
+    /// What sends the requests: ``session``, or the transport given to
+    /// ``init(baseURL:transport:registry:interceptor:logger:completionQueue:)``.
+    public let transport: any HTTPTransport
+    /// The libcurl session the requests run on, made by the manager from its configuration; `nil` when
+    /// the manager was given another ``transport``.
+    public let session: SessionManager?
     /// Serializers and content codings: the bundled plugins unless another registry was given.
     public let registry: SerializerRegistry
     /// Where request lines, statuses and timings go (`debug`: each attempt; `info`: each outcome;
@@ -55,6 +60,9 @@ public final class HTTPSessionManager: Sendable {
     /// The security policy the manager was made with, `nil` when the configuration's TLS settings
     /// apply. A policy belongs to the session's connections: to change it, make a new manager.
     public let securityPolicy: SecurityPolicy?
+    /// Where completion handlers run: the configuration's completion queue, or the one given with a
+    /// transport.
+    public let completionQueue: DispatchQueue
     private let settings: Locked<Settings>
 
     /// A manager whose servers are trusted as `securityPolicy` says, as AFNetworking's
@@ -100,19 +108,58 @@ public final class HTTPSessionManager: Sendable {
             logger: logger, securityPolicy: nil)
     }
 
-    private init(
-        baseURL: URL?, configuration: SessionConfiguration, registry: SerializerRegistry,
-        interceptor: (any RequestInterceptor)?, logger: Logger, securityPolicy: SecurityPolicy?
+    /// A manager that sends its requests through `transport` instead of a session of its own: a cache
+    /// in front of a session, a test double, any ``HTTPTransport``.
+    ///
+    /// - Parameters:
+    ///   - baseURL: Where relative paths resolve. Default `nil`.
+    ///   - transport: What sends the requests; its own configuration (timeouts, TLS, content codings)
+    ///     applies.
+    ///   - registry: Serializers for `Decodable` bodies. Default ``SerializerRegistry/bundled()``.
+    ///   - interceptor: Adapts and retries requests. Default `nil`.
+    ///   - logger: Where the manager logs. Default ``silentLogger``.
+    ///   - completionQueue: Where completion handlers run. Default the main queue.
+    public init(
+        baseURL: URL? = nil, transport: any HTTPTransport, registry: SerializerRegistry = .bundled(),
+        interceptor: (any RequestInterceptor)? = nil, logger: Logger = silentLogger,
+        completionQueue: DispatchQueue = .main
     ) {
-        let baseURL = baseURL.map(Self.normalized)
-        self.securityPolicy = securityPolicy
-        var configuration = configuration
-        configuration.registry = registry
-        self.baseURL = baseURL
+        self.baseURL = baseURL.map(Self.normalized)
+        self.transport = transport
+        self.session = nil
         self.registry = registry
         self.logger = logger
         self.reachabilityManager = .shared
-        self.session = SessionManager(configuration: configuration)
+        self.securityPolicy = nil
+        self.completionQueue = completionQueue
+        self.settings = Locked(Settings(
+            requestSerializer: HTTPRequestSerializer(), responseSerializer: JSONResponseSerializer(),
+            interceptor: interceptor))
+    }
+
+    private convenience init(
+        baseURL: URL?, configuration: SessionConfiguration, registry: SerializerRegistry,
+        interceptor: (any RequestInterceptor)?, logger: Logger, securityPolicy: SecurityPolicy?
+    ) {
+        var configuration = configuration
+        configuration.registry = registry
+        let session = SessionManager(configuration: configuration)
+        self.init(session: session, baseURL: baseURL, registry: registry, interceptor: interceptor, logger: logger,
+                  securityPolicy: securityPolicy)
+    }
+
+    private init(
+        session: SessionManager, baseURL: URL?, registry: SerializerRegistry, interceptor: (any RequestInterceptor)?,
+        logger: Logger, securityPolicy: SecurityPolicy?
+    ) {
+        self.baseURL = baseURL.map(Self.normalized)
+        self.transport = session
+        self.session = session
+        self.registry = registry
+        self.logger = logger
+        self.reachabilityManager = .shared
+        self.securityPolicy = securityPolicy
+        self.completionQueue = session.configuration.completionQueue
         self.settings = Locked(Settings(
             requestSerializer: HTTPRequestSerializer(), responseSerializer: JSONResponseSerializer(),
             interceptor: interceptor))
@@ -136,9 +183,6 @@ public final class HTTPSessionManager: Sendable {
         set { settings.withLock { $0.interceptor = newValue } }
     }
 
-    /// Where completion handlers run: the configuration's completion queue.
-    public var completionQueue: DispatchQueue { session.configuration.completionQueue }
-
     /// `url` with a trailing `/` when its path is not empty, as AFNetworking does with base URLs.
     static func normalized(_ url: URL) -> URL {
         guard !url.path.isEmpty, !url.absoluteString.hasSuffix("/") else { return url }
@@ -156,44 +200,23 @@ public final class HTTPSessionManager: Sendable {
         _ method: HTTPMethod, _ urlString: String, parameters: Parameters? = nil, headers: HTTPHeaders = HTTPHeaders()
     ) throws(SluiceError) -> HTTPRequest {
         let serializer = requestSerializer
-        var request = try baseRequest(method, urlString, serializer: serializer)
+        var request = try serializer.makeRequest(method: method, urlString: urlString, relativeTo: baseURL)
         Self.apply(headers, to: &request)
         return try serializer.serialize(request, with: parameters)
     }
 
     /// A multipart request: `parameters` as form fields, then the parts `constructingBody` appends.
     ///
-    /// - Throws: As ``HTTPRequestSerializer/multipartFormRequest(method:urlString:relativeTo:parameters:boundary:constructingBody:)``.
+    /// - Throws: As ``RequestSerializer/multipartFormRequest(method:urlString:relativeTo:parameters:boundary:constructingBody:)``.
     public func multipartRequest(
         _ urlString: String, method: HTTPMethod = .post, parameters: Parameters? = nil,
         headers: HTTPHeaders = HTTPHeaders(), constructingBody: (any MultipartFormData) throws -> Void
     ) throws(SluiceError) -> HTTPRequest {
-        let serializer = requestSerializer
-        let http = Self.httpSerializer(of: serializer) ?? HTTPRequestSerializer()
-        var request = try http.multipartFormRequest(
+        var request = try requestSerializer.multipartFormRequest(
             method: method, urlString: urlString, relativeTo: baseURL, parameters: parameters,
             constructingBody: constructingBody)
         Self.apply(headers, to: &request)
         return request
-    }
-
-    private func baseRequest(_ method: HTTPMethod, _ urlString: String, serializer: any RequestSerializer)
-        throws(SluiceError) -> HTTPRequest
-    {
-        if let http = Self.httpSerializer(of: serializer) {
-            return try http.makeRequest(method: method, urlString: urlString, relativeTo: baseURL)
-        }
-        guard let url = URL(string: urlString, relativeTo: baseURL)?.absoluteURL else {
-            throw SluiceError(.invalidURL, "cannot make a URL of \(urlString.debugDescription)")
-        }
-        let request = HTTPRequest(url: url, method: method)
-        try request.validate()
-        return request
-    }
-
-    /// The HTTP serializer behind `serializer`, for the URL, timeout, cookie and multipart settings.
-    static func httpSerializer(of serializer: any RequestSerializer) -> HTTPRequestSerializer? {
-        (serializer as? HTTPRequestSerializer) ?? (serializer as? JSONRequestSerializer)?.http
     }
 
     /// Sets `headers` on `request`, replacing headers of the same names.

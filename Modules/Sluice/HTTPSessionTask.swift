@@ -6,7 +6,7 @@ import SluiceTransport
 /// (adaptation, retries), and cancelling it cancels whichever attempt is running.
 public final class HTTPSessionTask: Sendable, CustomStringConvertible {
     private struct State {
-        var current: SessionTask?
+        var current: (any TransportTask)?
         var attempts = 0
         var runner: Task<Void, Never>?
         var cancelled = false
@@ -21,8 +21,9 @@ public final class HTTPSessionTask: Sendable, CustomStringConvertible {
 
     init(originalRequest: HTTPRequest) { self.originalRequest = originalRequest }
 
-    /// The transport task of the attempt running now, or of the last one.
-    public var currentTask: SessionTask? { state.withLock { $0.current } }
+    /// The transport's task of the attempt running now, or of the last one (a `SessionTask` when the
+    /// manager sends through its own session).
+    public var currentTask: (any TransportTask)? { state.withLock { $0.current } }
     /// Attempts started so far.
     public var attempts: Int { state.withLock { $0.attempts } }
     /// Whether ``cancel()`` was called.
@@ -56,7 +57,7 @@ public final class HTTPSessionTask: Sendable, CustomStringConvertible {
         if cancelled { runner.cancel() }
     }
 
-    func attemptStarted(_ task: SessionTask) {
+    func attemptStarted(_ task: any TransportTask) {
         state.withLock { state in
             state.current = task
             state.attempts += 1

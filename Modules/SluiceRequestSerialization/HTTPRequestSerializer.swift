@@ -141,6 +141,12 @@ public final class HTTPRequestSerializer: RequestSerializer {
         return state.withLock { $0.methodsInURI.contains(name) }
     }
 
+    /// The fields of a multipart form: `parameters` flattened with ``queryStringOptions``, as
+    /// ``QueryStringSerialization/formFields(from:options:)`` does.
+    public func formFields(from parameters: Parameters) -> [FormField]? {
+        QueryStringSerialization.formFields(from: parameters, options: queryStringOptions)
+    }
+
     // MARK: Building requests
 
     /// Builds a request: resolves `urlString` against `baseURL`, applies the timeout, cookie and cache
@@ -205,20 +211,15 @@ public final class HTTPRequestSerializer: RequestSerializer {
 
     /// A bare request for `urlString` with this serializer's timeout, cookie and cache settings.
     ///
-    /// - Throws: ``SluiceError`` with code ``SluiceError/Code/invalidURL``.
+    /// - Throws: ``SluiceError`` with code ``SluiceError/Code/invalidURL``, or
+    ///   ``SluiceError/Code/invalidTimeout`` when ``timeoutInterval`` is not positive.
     public func makeRequest(method: HTTPMethod, urlString: String, relativeTo baseURL: URL?) throws(SluiceError)
         -> HTTPRequest
     {
-        guard let url = URL(string: urlString, relativeTo: baseURL)?.absoluteURL else {
-            throw SluiceError(.invalidURL, "cannot make a URL of \(urlString.debugDescription)"
-                + (baseURL.map { " relative to \($0.absoluteString)" } ?? ""))
-        }
-        var request = HTTPRequest(url: url, method: method)
         let settings = state.withLock { ($0.timeout, $0.shouldHandleCookies, $0.cachePolicy) }
-        request.timeout = settings.0
+        var request = try HTTPRequest(urlString: urlString, relativeTo: baseURL, method: method, timeout: settings.0)
         request.shouldHandleCookies = settings.1
         request.cachePolicy = settings.2
-        try request.validate()
         return request
     }
 

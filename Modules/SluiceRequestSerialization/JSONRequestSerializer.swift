@@ -52,6 +52,18 @@ public final class JSONRequestSerializer: RequestSerializer {
         try serialize(http.makeRequest(method: method, urlString: urlString, relativeTo: baseURL), with: parameters)
     }
 
+    /// A bare request with the settings of ``http``: its timeout, cookie and cache settings.
+    ///
+    /// - Throws: As ``HTTPRequestSerializer/makeRequest(method:urlString:relativeTo:)``.
+    public func makeRequest(method: HTTPMethod, urlString: String, relativeTo baseURL: URL?) throws(SluiceError)
+        -> HTTPRequest
+    {
+        try http.makeRequest(method: method, urlString: urlString, relativeTo: baseURL)
+    }
+
+    /// The fields of a multipart form, as ``http`` makes them.
+    public func formFields(from parameters: Parameters) -> [FormField]? { http.formFields(from: parameters) }
+
     /// Builds a request whose body is `body` encoded by `encoder`, for any method.
     ///
     /// - Parameters:

@@ -155,6 +155,20 @@ public enum QueryStringSerialization {
         return result
     }
 
+    /// `parameters` as the fields of a form body (a multipart form): the leaves named as in a query
+    /// string (`user[name]`, `tags[]`), each value's text as ``scalarText(_:options:)`` writes it, data
+    /// as its bytes, `null` empty.
+    public static func formFields(from parameters: Parameters, options: Options = .afNetworking) -> [FormField] {
+        leaves(from: parameters, options: options).map { leaf in
+            let value: Data = switch leaf.value {
+            case .data(let data): data
+            case .null: Data()
+            default: Data((scalarText(leaf.value, options: options) ?? leaf.value.description).utf8)
+            }
+            return FormField(name: leaf.field, value: value)
+        }
+    }
+
     /// The scalar leaves of `parameters` with their flattened field names (`user[name]`, `tags[]`), in
     /// serialization order, values not converted: strings, numbers, Booleans, data and null as they
     /// are. Multipart forms build their fields from these. Top-level scalars give none.

@@ -169,6 +169,14 @@ public final class SessionManager: Sendable, TaskController {
     ///
     /// - Throws: As ``data(for:)`` for failures before the head arrives; later failures end the stream.
     public func bytes(for request: HTTPRequest) async throws(SluiceError) -> (ByteStream, HTTPResponse) {
+        let (stream, response, _) = try await runStream(request: request, nil)
+        return (stream, response)
+    }
+
+    /// ``bytes(for:)``, telling `didCreateTask` of the task before it starts and returning it.
+    func runStream(
+        request: HTTPRequest, _ didCreateTask: (@Sendable (SessionTask) -> Void)?
+    ) async throws(SluiceError) -> (ByteStream, HTTPResponse, SessionTask) {
         // The stream's buffer reaches the transfer through this box while the transfer runs; the transfer
         // holds the buffer (through its sink), so the box is emptied when the task completes.
         let transferBox = Locked<Transfer?>(nil)
@@ -210,6 +218,7 @@ public final class SessionManager: Sendable, TaskController {
         transferBox.withLock { $0 = transfer }
         // Ended already (the session was invalidated): the completion emptied the box before it was set.
         if task.state == .completed { transferBox.withLock { $0 = nil } }
+        didCreateTask?(task)
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let early = head.withLock { state -> Result<HTTPResponse, SluiceError>? in
@@ -227,7 +236,7 @@ public final class SessionManager: Sendable, TaskController {
         } onCancel: {
             task.cancel()
         }
-        return (stream, try result.get())
+        return (stream, try result.get(), task)
     }
 
     // MARK: Completion-handler API
@@ -498,7 +507,7 @@ public final class SessionManager: Sendable, TaskController {
     }
 
     /// A data or upload task of the async API, run to completion, with its body collected in memory.
-    private func runData(
+    func runData(
         kind: SessionTask.Kind, request: HTTPRequest, _ didCreateTask: (@Sendable (SessionTask) -> Void)?,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(SluiceError) -> DataResponse {
@@ -511,7 +520,7 @@ public final class SessionManager: Sendable, TaskController {
     }
 
     /// A download of the async API, run to completion and moved where `destination` says.
-    private func runDownload(
+    func runDownload(
         request: HTTPRequest, resuming resumeData: ResumeData?, to destination: DownloadDestination,
         _ didCreateTask: (@Sendable (SessionTask) -> Void)?, progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws(SluiceError) -> DownloadResponse {

@@ -5,7 +5,7 @@ import SluiceCore
 /// API (call ``resume()``), or already running by the async API.
 ///
 /// Every property may be read from any thread.
-public final class SessionTask: Sendable, Identifiable, CustomStringConvertible {
+public final class SessionTask: TransportTask, Identifiable, CustomStringConvertible {
     /// What the task does with the response body.
     public enum Kind: String, Sendable {
         /// The body is collected in memory.
@@ -155,37 +155,6 @@ public final class SessionTask: Sendable, Identifiable, CustomStringConvertible 
 
     /// `kind #id METHOD url (state)`.
     public var description: String { "\(kind) task #\(id) \(originalRequest) (\(state.rawValue))" }
-}
-
-/// One progress report: bytes sent and received so far, with the totals when known.
-public struct TransferProgress: Sendable, Hashable {
-    /// Request body bytes sent.
-    public let bytesSent: Int64
-    /// Request body bytes to send, or `nil` when unknown.
-    public let totalBytesToSend: Int64?
-    /// Response body bytes received.
-    public let bytesReceived: Int64
-    /// Response body bytes expected, or `nil` when unknown.
-    public let totalBytesExpected: Int64?
-
-    /// A progress report with the given counts.
-    public init(bytesSent: Int64, totalBytesToSend: Int64?, bytesReceived: Int64, totalBytesExpected: Int64?) {
-        self.bytesSent = bytesSent
-        self.totalBytesToSend = totalBytesToSend
-        self.bytesReceived = bytesReceived
-        self.totalBytesExpected = totalBytesExpected
-    }
-
-    /// Received over expected, `0` when unknown.
-    public var fractionReceived: Double {
-        guard let total = totalBytesExpected, total > 0 else { return 0 }
-        return Double(bytesReceived) / Double(total)
-    }
-    /// Sent over total, `0` when unknown.
-    public var fractionSent: Double {
-        guard let total = totalBytesToSend, total > 0 else { return 0 }
-        return Double(bytesSent) / Double(total)
-    }
 }
 
 /// What a task asks its session to do.

@@ -6,7 +6,8 @@ import Testing
 /// A bearer token that the test refreshes from "stale" to "fresh".
 struct Token: AuthenticationCredential {
     let value: String
-    var requiresRefresh: Bool { false }
+    var expired = false
+    var requiresRefresh: Bool { expired }
 }
 
 struct TokenAuthenticator: Authenticator {

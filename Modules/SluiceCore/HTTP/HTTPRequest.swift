@@ -88,17 +88,19 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
         self.init(url: url, method: method, headers: headers, body: body, timeout: timeout)
     }
 
-    /// Creates a request from a URL string made at run time.
+    /// Creates a request from a URL string made at run time, resolved against `baseURL` when given
+    /// (default `nil`: `string` is absolute).
     ///
-    /// - Throws: ``SluiceError`` with code ``SluiceError/Code/invalidURL`` when `string` is not an
+    /// - Throws: ``SluiceError`` with code ``SluiceError/Code/invalidURL`` when `string` does not make an
     ///   absolute `http` or `https` URL with a host, ``SluiceError/Code/invalidMethod`` for a method that
     ///   is not an HTTP token, ``SluiceError/Code/invalidTimeout`` for a timeout that is not positive.
     public init(
-        urlString string: String, method: HTTPMethod = .get, headers: HTTPHeaders = HTTPHeaders(),
-        body: HTTPBody = .none, timeout: TimeInterval? = nil
+        urlString string: String, relativeTo baseURL: URL? = nil, method: HTTPMethod = .get,
+        headers: HTTPHeaders = HTTPHeaders(), body: HTTPBody = .none, timeout: TimeInterval? = nil
     ) throws(SluiceError) {
-        guard let url = URL(string: string) else {
-            throw SluiceError(.invalidURL, "cannot parse URL \(string.debugDescription)")
+        guard let url = URL(string: string, relativeTo: baseURL)?.absoluteURL else {
+            throw SluiceError(.invalidURL, "cannot parse URL \(string.debugDescription)"
+                + (baseURL.map { " relative to \($0.absoluteString)" } ?? ""))
         }
         self.init(url: url, method: method, headers: headers, body: body, timeout: timeout)
         try validate()

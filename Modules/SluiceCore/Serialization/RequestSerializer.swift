@@ -1,3 +1,5 @@
+import Foundation
+
 /// Builds the request to send from a request and parameters: where the parameters go (query or
 /// body), how they are encoded, and which headers come with them.
 ///
@@ -17,9 +19,38 @@ public protocol RequestSerializer: Sendable {
     ///   - parameters: The parameters to encode, or `nil` for none.
     /// - Throws: ``SluiceError`` when the parameters cannot be encoded this way; no request is made.
     func serialize(_ request: HTTPRequest, with parameters: Parameters?) throws(SluiceError) -> HTTPRequest
+
+    /// A request for `method` and `urlString` resolved against `baseURL`, with this serializer's
+    /// per-request settings (timeout, cookies, cache policy), before headers and parameters: what a
+    /// manager with a base URL starts every request from.
+    ///
+    /// Default: the URL resolved and the method set; every other setting the request's own default.
+    ///
+    /// - Throws: ``SluiceError`` with code ``SluiceError/Code/invalidURL`` when `urlString` does not
+    ///   resolve to an absolute `http` or `https` URL with a host.
+    func makeRequest(method: HTTPMethod, urlString: String, relativeTo baseURL: URL?) throws(SluiceError) -> HTTPRequest
+
+    /// `parameters` as the separate fields of a form body (a multipart form): each field's name and
+    /// bytes, in order; or `nil` for the standard rules, AFNetworking's (nested keys `user[name]`, arrays
+    /// `tags[]`, keys sorted, booleans `1`/`0`, data as its bytes).
+    ///
+    /// Default `nil`.
+    func formFields(from parameters: Parameters) -> [FormField]?
 }
 
 extension RequestSerializer {
     /// `nil`.
     public var contentType: MediaType? { nil }
+
+    /// The URL resolved against `baseURL`, the method set, nothing else.
+    ///
+    /// - Throws: ``SluiceError`` with code ``SluiceError/Code/invalidURL``.
+    public func makeRequest(method: HTTPMethod, urlString: String, relativeTo baseURL: URL?) throws(SluiceError)
+        -> HTTPRequest
+    {
+        try HTTPRequest(urlString: urlString, relativeTo: baseURL, method: method)
+    }
+
+    /// `nil`: the standard rules.
+    public func formFields(from parameters: Parameters) -> [FormField]? { nil }
 }

@@ -1,10 +1,6 @@
 import Foundation
 import SluiceCore
 
-/// Chooses where a finished download goes: given the temporary file and the response, returns the
-/// final location. The file is moved there atomically, replacing what was there.
-public typealias DownloadDestination = @Sendable (_ temporaryURL: URL, _ response: HTTPResponse) -> URL
-
 /// What a cancelled download needs to continue where it stopped: the request, the partial file and
 /// the response's validator. Pass it to ``SessionManager/download(resumingWith:to:progress:)``.
 public struct ResumeData: Sendable, Codable, Hashable {
