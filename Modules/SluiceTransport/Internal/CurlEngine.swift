@@ -14,9 +14,17 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
         case suspend(Transfer)
         case resume(Transfer)
         case continueStream(Transfer)
+        /// The caller's code answered the question a transfer waits on.
+        case decided(Transfer, PendingDecision.Answer)
         /// A job of a Swift task that prefers this engine as its executor.
         case run(UnownedJob)
         case stop(cancelling: Bool)
+
+        /// An answer of the caller's code, which the engine takes even while it drains.
+        var isAnswer: Bool {
+            if case .decided = self { return true }
+            return false
+        }
     }
 
     // Immutable after init; the handles are used on the engine thread only (wakeup is thread-safe).
@@ -42,6 +50,8 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
     /// When ``failIdleTransfers()`` looks next; `nil` while no transfer has an idle timeout.
     private var nextIdleCheck: ContinuousClock.Instant?
     private var stopping: Bool?  // nil: running; true: cancel everything; false: drain
+    /// Transfers between attempts, waiting for the caller's redirect or challenge handler.
+    private var deciding: [ObjectIdentifier: Transfer] = [:]
     /// Transfers that ended in this turn of the loop, handed to their completions together.
     private var ended: [(Transfer, Transfer.Ending)] = []
 
@@ -74,7 +84,8 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
     @discardableResult
     func submit(_ command: Command) -> Bool {
         let (accepted, wake) = commands.withLock { state -> (Bool, Bool) in
-            guard state.accepting else { return (false, false) }
+            // An answer is taken while the engine drains: the transfer waiting for it keeps it running.
+            guard state.accepting || command.isAnswer else { return (false, false) }
             if case .stop = command { state.accepting = false }
             state.queue.append(command)
             // One wake-up per sleep is enough: later commands are picked up with the first.
@@ -110,9 +121,9 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
                 batch.removeAll(keepingCapacity: true)
                 if !ranJobs { break }
             }
-            if let cancelling = stopping, active.isEmpty || cancelling {
+            if let cancelling = stopping, (active.isEmpty && deciding.isEmpty) || cancelling {
                 if cancelling { cancelAll() }
-                if active.isEmpty {
+                if active.isEmpty && deciding.isEmpty {
                     deliverEnded()
                     break
                 }
@@ -124,6 +135,7 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
                 finish(easy, code: message.pointee.data.result)
             }
             failIdleTransfers()
+            if !deciding.isEmpty { failOverdueDecisions() }
             deliverEnded()
             // Sleep only when no command arrived meanwhile; submitters wake the poll once it is set.
             let idle = commands.withLock { state -> Bool in
@@ -154,6 +166,10 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
             }
             attach(transfer)
         case .cancel(let transfer, let error):
+            if deciding.removeValue(forKey: ObjectIdentifier(transfer)) != nil {
+                ended.append((transfer, .failure(transfer.attach(error))))
+                return
+            }
             guard let easy = transfer.easy, active[easy] === transfer else { return }
             curl_multi_remove_handle(multi, easy)
             complete(transfer, easy: easy, result: .failure(transfer.attach(error)))
@@ -174,6 +190,10 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
             transfer.isPausedByStream = false
             transfer.isWaitingForBody = false
             curl_easy_pause(easy, SLUICE_CURLPAUSE_CONT)
+        case .decided(let transfer, let answer):
+            // Gone when the task was cancelled meanwhile.
+            guard deciding.removeValue(forKey: ObjectIdentifier(transfer)) != nil else { return }
+            carryOut(transfer.resume(after: answer), for: transfer, easy: nil)
         case .run(let job):
             job.runSynchronously(on: asUnownedTaskExecutor())
         case .stop(let cancelling):
@@ -212,6 +232,17 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
         for (easy, transfer) in idle {
             curl_multi_remove_handle(multi, easy)
             complete(transfer, easy: easy, result: .failure(transfer.idleError()))
+        }
+    }
+
+    /// Ends the transfers whose resource timeout passed while they waited for the caller's code (checked
+    /// every turn, so at least once a second).
+    private func failOverdueDecisions() {
+        let now = ContinuousClock.now
+        for (id, transfer) in deciding {
+            guard let error = transfer.resourceTimeoutError(at: now) else { continue }
+            deciding[id] = nil
+            ended.append((transfer, .failure(error)))
         }
     }
 
@@ -268,21 +299,39 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
         // curl loads the cookie file, turning the engine on, as it starts a transfer; one it ended
         // has started. (A transfer cancelled before may not have: its handle keeps its old state.)
         if transfer.startsCookieEngine { transfer.easyHasCookieEngine = true }
-        switch transfer.finish(code: code) {
+        carryOut(transfer.finish(code: code), for: transfer, easy: easy)
+    }
+
+    /// Does what a transfer's step asks: the next attempt, the end, or a question to the caller's code.
+    /// `easy` is the handle of the attempt that just ended, `nil` after a question (it went back then).
+    private func carryOut(_ step: Transfer.Step, for transfer: Transfer, easy: UnsafeMutableRawPointer?) {
+        switch step {
         case .redirect:
-            active[easy] = nil
-            recycle(easy, cookieEngineOn: transfer.easyHasCookieEngine)
+            release(easy, of: transfer)
             attach(transfer)
         case .complete(let result):
-            complete(transfer, easy: easy, result: result)
+            release(easy, of: transfer)
+            ended.append((transfer, result))
+        case .decide(let question):
+            release(easy, of: transfer)
+            deciding[ObjectIdentifier(transfer)] = transfer
+            PendingDecision.queue.async { [self] in
+                submit(.decided(transfer, question.ask()))
+            }
         }
     }
 
     private func complete(_ transfer: Transfer, easy: UnsafeMutableRawPointer, result: Transfer.Ending) {
+        release(easy, of: transfer)
+        ended.append((transfer, result))
+    }
+
+    /// Takes `easy` off `transfer` and pools it.
+    private func release(_ easy: UnsafeMutableRawPointer?, of transfer: Transfer) {
+        guard let easy else { return }
         active[easy] = nil
         transfer.easy = nil
         recycle(easy, cookieEngineOn: transfer.easyHasCookieEngine)
-        ended.append((transfer, result))
     }
 
     /// How many transfers may end in one turn for their callers to be resumed by the engine itself.
@@ -351,5 +400,10 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
             complete(transfer, easy: easy, result: .failure(transfer.attach(
                 SluiceError(.cancelled, "the session was invalidated while the task ran"))))
         }
+        for transfer in deciding.values {
+            ended.append((transfer, .failure(transfer.attach(
+                SluiceError(.cancelled, "the session was invalidated while the task waited for its redirect or challenge handler")))))
+        }
+        deciding.removeAll()
     }
 }

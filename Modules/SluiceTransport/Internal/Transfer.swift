@@ -15,6 +15,9 @@ final class Transfer: @unchecked Sendable {
         case redirect(HTTPRequest)
         /// The task is done.
         case complete(Ending)
+        /// The caller's code decides how the transfer goes on: the engine asks it off its own thread and
+        /// hands the answer to ``resume(after:)``.
+        case decide(PendingDecision)
     }
 
     /// How a task ended: with an error, or successfully — its final request, response head and metrics
@@ -111,6 +114,12 @@ final class Transfer: @unchecked Sendable {
     private var attempts: TransferAttempts
     /// The credential for this attempt.
     private var credential: Credential?
+    /// How the last attempt ended, for a failure decided after a question to the caller's code.
+    private var lastCode = CURLE_OK
+    /// The redirect to follow, once decided.
+    private var nextRequest: HTTPRequest?
+    /// What the challenge handler offered for the last 401.
+    private var offeredCredential: Credential?
     private let originalURL: URL
     private var redirectBody = Data()
     private var decoder: (any ContentDecoder)?
@@ -671,23 +680,52 @@ final class Transfer: @unchecked Sendable {
         readAhead?.close()
         let transaction = makeTransaction()
         metrics.transactions.append(transaction)
-        var action = attempts.attemptEnded(
-            succeeded: code == CURLE_OK, callbackFailed: failure != nil, statusCode: responseHead?.statusCode)
-        var next: HTTPRequest?
-        var offered: Credential?
+        lastCode = code
+        return proceed(attempts.attemptEnded(
+            succeeded: code == CURLE_OK, callbackFailed: failure != nil, statusCode: responseHead?.statusCode))
+    }
+
+    /// Goes on with the caller's answer to the question of a ``Step/decide(_:)`` (engine thread).
+    func resume(after answer: PendingDecision.Answer) -> Step {
+        switch answer {
+        case .redirect(let next, let leavesOrigin):
+            nextRequest = next
+            return proceed(attempts.redirectDecided(follow: next != nil, leavesOrigin: leavesOrigin))
+        case .credential(let offered):
+            offeredCredential = offered
+            return proceed(attempts.challengeAnswered(offered: offered != nil))
+        }
+    }
+
+    /// Carries out the attempts' actions until the transfer goes on, ends, or waits for the caller's code.
+    private func proceed(_ first: TransferAttempts.Action) -> Step {
+        var action = first
         do throws(SluiceError) {
             while true {
                 switch action {
                 case .fail:
+                    let code = lastCode
                     return .complete(.failure(code != CURLE_OK ? error(for: code) : failure ?? error(for: code)))
                 case .failNoResponse:
                     return .complete(.failure(SluiceError(.connectionLost, "the server sent no response", request: request)))
                 case .decideRedirect:
-                    let decision = try redirectRequest(after: currentResponse())
-                    next = decision.request
-                    action = attempts.redirectDecided(follow: next != nil, leavesOrigin: decision.leavesOrigin)
+                    let response = currentResponse()
+                    guard let maximum = RedirectPlanner.maximumRedirects(configuration.redirectPolicy) else {
+                        nextRequest = nil
+                        action = attempts.redirectDecided(follow: false, leavesOrigin: false)
+                        continue
+                    }
+                    let plan = try RedirectPlanner.plan(
+                        following: request, response: response, redirectCount: attempts.redirectCount, maximum: maximum)
+                    if case .decide(_, let decide) = configuration.redirectPolicy {
+                        return .decide(.redirect(proposed: plan.request, response: response, leavesOrigin: plan.leavesOrigin, decide))
+                    }
+                    nextRequest = plan.request
+                    action = attempts.redirectDecided(follow: true, leavesOrigin: plan.leavesOrigin)
                 case .followRedirect:
-                    guard let next else { return .complete(.failure(attach(SluiceError(.redirectRefused, "no request to follow")))) }
+                    guard let next = nextRequest else {
+                        return .complete(.failure(attach(SluiceError(.redirectRefused, "no request to follow"))))
+                    }
                     request = next
                     requestChanged = true
                     task.mutable.withLock { $0.currentRequest = next }
@@ -699,10 +737,14 @@ final class Transfer: @unchecked Sendable {
                     try body.withUnsafeBytes { bytes in Result { () throws(SluiceError) in try writeDecoded(bytes) } }.get()
                     action = attempts.redirectBodyDelivered()
                 case .askChallengeHandler:
-                    offered = configuration.authenticationChallengeHandler?(request, currentResponse())
-                    action = attempts.challengeAnswered(offered: offered != nil)
+                    guard let handler = configuration.authenticationChallengeHandler else {
+                        offeredCredential = nil
+                        action = attempts.challengeAnswered(offered: false)
+                        continue
+                    }
+                    return .decide(.challenge(request: request, response: currentResponse(), handler))
                 case .retryWithCredential:
-                    credential = offered
+                    credential = offeredCredential
                     try sink.reset()  // the 401's body is not the answer
                     return .redirect(request)
                 case .complete:
@@ -772,20 +814,6 @@ final class Transfer: @unchecked Sendable {
         return error
     }
 
-    // MARK: Redirects
-
-    /// The next request for a redirect response (`nil` when the policy delivers the redirect), and
-    /// whether the planned redirect left the origin.
-    private func redirectRequest(after response: HTTPResponse) throws(SluiceError) -> (request: HTTPRequest?, leavesOrigin: Bool) {
-        guard let maximum = RedirectPlanner.maximumRedirects(configuration.redirectPolicy) else { return (nil, false) }
-        let plan = try RedirectPlanner.plan(
-            following: request, response: response, redirectCount: attempts.redirectCount, maximum: maximum)
-        if case .decide(_, let decide) = configuration.redirectPolicy {
-            return (decide(plan.request, response), plan.leavesOrigin)
-        }
-        return (plan.request, plan.leavesOrigin)
-    }
-
     // MARK: Idle timeout
 
     /// Whether the transfer has moved no byte for its idle timeout, as of `now` (engine thread). The
@@ -810,6 +838,15 @@ final class Transfer: @unchecked Sendable {
             }
         }
         return idleWatch.isIdle(count: count, at: now)
+    }
+
+    /// The resource-timeout error once the task has run longer than its resource timeout, as of `now`
+    /// (engine thread): how a transfer waiting for the caller's redirect or challenge handler ends.
+    func resourceTimeoutError(at now: ContinuousClock.Instant) -> SluiceError? {
+        guard let resource = configuration.resourceTimeout, let startedAt, Self.seconds(now - startedAt) >= resource else {
+            return nil
+        }
+        return attach(SluiceError(.resourceTimedOut, "the transfer took longer than \(resource) s"))
     }
 
     /// The error of a transfer that was idle too long.
