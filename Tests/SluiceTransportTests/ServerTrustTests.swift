@@ -115,6 +115,38 @@ extension TransportSuites {
             }
         }
 
+        /// Blocks every evaluation until `gate` is signalled (or 20 s pass), then accepts.
+        struct BlockingEvaluator: ServerTrustEvaluator {
+            let gate: DispatchSemaphore
+            func evaluate(_ chain: ServerCertificateChain) throws(SluiceError) { _ = gate.wait(timeout: .now() + 20) }
+            static func == (lhs: Self, rhs: Self) -> Bool { lhs.gate === rhs.gate }
+            func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(gate)) }
+        }
+
+        @Test("an evaluator that blocks is bounded: the request fails after the evaluation timeout, the session's other requests go on")
+        func blockingEvaluatorIsBounded() async throws {
+            _ = try Self.environment()
+            let gate = DispatchSemaphore(value: 0)
+            defer { for _ in 0..<4 { gate.signal() } }
+            var tls = try Transport.configuration().tls
+            tls.serverTrustEvaluator = BlockingEvaluator(gate: gate)
+            tls.serverTrustEvaluationTimeout = 0.5
+            let session = try Self.session(tls)
+            let started = ContinuousClock.now
+            let blocked = Task { try await session.data(for: Transport.request(.chain, "/status")) }
+            try await Task.sleep(for: .milliseconds(100))
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<50 {
+                    group.addTask { try await session.data(for: Transport.request(.http, "/files/small.txt")).response.statusCode }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.count == 50 && statuses.allSatisfy { $0 == 200 })
+            let error = await #expect(throws: SluiceError.self) { try await blocked.value }
+            #expect(error?.code == .trustEvaluationTimedOut)
+            #expect(ContinuousClock.now - started < .seconds(3), "the engine waited for the evaluator past its bound")
+        }
+
         @Test("a policy's public-key hashes are what libcurl's CURLOPT_PINNEDPUBLICKEY computes (RSA and ECDSA leaves)")
         func libcurlPins() async throws {
             let (_, certificates) = try Self.environment()

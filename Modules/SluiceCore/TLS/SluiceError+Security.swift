@@ -25,6 +25,8 @@ extension SluiceError.Code {
     /// A security policy contradicts itself or its use (pinning without pins, invalid certificates
     /// allowed with domain validation but without pinning, pinning for a base URL that is not https).
     public static let invalidSecurityPolicy: Self = "security.invalidPolicy"
+    /// The server trust evaluator did not answer within ``TLSConfiguration/serverTrustEvaluationTimeout``.
+    public static let trustEvaluationTimedOut: Self = "security.trustEvaluationTimedOut"
     /// Certificate bytes or a certificate file could not be read or parsed as DER or PEM.
     public static let invalidCertificate: Self = "security.invalidCertificate"
 }

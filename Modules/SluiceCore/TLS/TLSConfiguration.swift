@@ -66,6 +66,12 @@ public struct TLSConfiguration: Sendable, Hashable {
         get { evaluatorBox?.base }
         set { evaluatorBox = newValue.map(ServerTrustEvaluatorBox.init(base:)) }
     }
+    /// The longest the ``serverTrustEvaluator`` may take, in seconds. libcurl asks for the answer on
+    /// the session's engine thread, which waits for it (off that thread) and moves no other transfer
+    /// meanwhile; an evaluator that has not answered by then fails the task with
+    /// ``SluiceError/Code/trustEvaluationTimedOut``. Evaluators must not do I/O; Sluice's own take
+    /// microseconds. Default 2.
+    public var serverTrustEvaluationTimeout: TimeInterval = 2
     private var evaluatorBox: ServerTrustEvaluatorBox?
 
     /// Creates settings; the defaults verify the chain and host name against the system store.

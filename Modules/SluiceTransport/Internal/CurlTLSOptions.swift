@@ -19,6 +19,8 @@ final class CurlTLSOptions: Sendable {
     let pinnedPublicKeys: String?
     let clientIdentity: TLSConfiguration.ClientIdentity?
     let serverTrustEvaluator: (any ServerTrustEvaluator)?
+    /// The longest the evaluator may take, in seconds.
+    let serverTrustEvaluationTimeout: TimeInterval
     /// `CURLOPT_SSLVERSION`.
     let minimumVersion: Int
 
@@ -32,6 +34,7 @@ final class CurlTLSOptions: Sendable {
         pinnedPublicKeys = tls.pinnedPublicKeys.isEmpty ? nil : tls.pinnedPublicKeys.joined(separator: ";")
         clientIdentity = tls.clientIdentity
         serverTrustEvaluator = tls.serverTrustEvaluator
+        serverTrustEvaluationTimeout = tls.serverTrustEvaluationTimeout
         switch tls.minimumVersion {
         case .tls1_0: minimumVersion = Int(CURL_SSLVERSION_TLSv1_0)
         case .tls1_1: minimumVersion = Int(CURL_SSLVERSION_TLSv1_1)

@@ -648,8 +648,9 @@ final class Transfer: @unchecked Sendable {
             guard state >= 0, !certificates.isEmpty else {
                 throw SluiceError(.untrustedChain, "the connection has no TLS session whose certificates could be evaluated")
             }
-            try evaluator.evaluate(
-                ServerCertificateChain(certificates: certificates, isVerified: state == 1, host: Self.hostName(request.url)))
+            try BoundedTrustEvaluation.evaluate(
+                ServerCertificateChain(certificates: certificates, isVerified: state == 1, host: Self.hostName(request.url)),
+                with: evaluator, within: tls.serverTrustEvaluationTimeout)
             return SLUICE_CURL_PREREQFUNC_OK
         } catch {
             failure = error
