@@ -69,6 +69,12 @@ enum ModuleSamples {
         _ = (response, upload, download, head)
     }
 
+    static func transportSeam() async throws {
+        let transport: any HTTPTransport = SessionManager()
+        let exchange = try await transport.exchange(HTTPRequest(url: "https://example.com/items"), receiving: .memory)
+        print(exchange.response.statusCode, exchange.body.data?.count ?? 0, exchange.metrics?.redirectCount ?? 0)
+    }
+
     static func engineExecutor() async throws -> [Data] {
         let session = SessionManager()
         let pages = try await withTaskExecutorPreference(session.taskExecutor) {
