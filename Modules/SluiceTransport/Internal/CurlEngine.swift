@@ -39,7 +39,29 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
     private let thread = Locked<pthread_t?>(nil)
 
     // Engine thread only.
-    private var active: [UnsafeMutableRawPointer: Transfer] = [:]
+    /// The running attempts by easy handle, with what the engine knows of each handle.
+    private var active: [UnsafeMutableRawPointer: Attached] = [:]
+
+    /// A transfer on one of the engine's easy handles, and the state of that handle's cookie engine.
+    private struct Attached {
+        let transfer: Transfer
+        var cookieEngine: CookieEngine
+    }
+
+    /// A handle's cookie engine: curl turns it on as a transfer that set `CURLOPT_COOKIEFILE` starts, and
+    /// keeps it on through `curl_easy_reset`, so handles with it on are pooled apart.
+    private enum CookieEngine {
+        case off
+        /// This attempt turns it on (on once the attempt has started).
+        case starting
+        case on
+    }
+
+    /// The handle `transfer` runs on, when it runs on one of this engine's.
+    private func handle(of transfer: Transfer) -> UnsafeMutableRawPointer? {
+        guard let easy = transfer.easy, active[easy]?.transfer === transfer else { return nil }
+        return easy
+    }
     private var pool: [UnsafeMutableRawPointer] = []
     /// Pooled handles whose cookie engine is on: each once loaded the (empty) cookie file that turns it
     /// on, which `curl_easy_reset` leaves on. A transfer that handles cookies takes one of these and
@@ -170,25 +192,17 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
                 ended.append((transfer, .failure(transfer.attach(error))))
                 return
             }
-            guard let easy = transfer.easy, active[easy] === transfer else { return }
+            guard let easy = handle(of: transfer) else { return }
             curl_multi_remove_handle(multi, easy)
             complete(transfer, easy: easy, result: .failure(transfer.attach(error)))
         case .suspend(let transfer):
-            guard let easy = transfer.easy, active[easy] === transfer, !transfer.isSuspended else { return }
-            transfer.isSuspended = true
+            guard let easy = handle(of: transfer), transfer.suspend() else { return }
             curl_easy_pause(easy, SLUICE_CURLPAUSE_ALL)
         case .resume(let transfer):
-            guard let easy = transfer.easy, active[easy] === transfer, transfer.isSuspended else { return }
-            transfer.isSuspended = false
-            transfer.isPausedByStream = false
-            transfer.isWaitingForBody = false
+            guard let easy = handle(of: transfer), transfer.resume() else { return }
             curl_easy_pause(easy, SLUICE_CURLPAUSE_CONT)
         case .continueStream(let transfer):
-            guard let easy = transfer.easy, active[easy] === transfer, transfer.isPausedByStream || transfer.isWaitingForBody,
-                !transfer.isSuspended
-            else { return }
-            transfer.isPausedByStream = false
-            transfer.isWaitingForBody = false
+            guard let easy = handle(of: transfer), transfer.streamCanContinue() else { return }
             curl_easy_pause(easy, SLUICE_CURLPAUSE_CONT)
         case .decided(let transfer, let answer):
             // Gone when the task was cancelled meanwhile.
@@ -224,7 +238,8 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
         if let next = nextIdleCheck, now < next { return }
         var shortest = TimeInterval.infinity
         var idle: [(UnsafeMutableRawPointer, Transfer)] = []
-        for (easy, transfer) in active where transfer.idleTimeout > 0 {
+        for (easy, attached) in active where attached.transfer.idleTimeout > 0 {
+            let transfer = attached.transfer
             shortest = min(shortest, transfer.idleTimeout)
             if transfer.isIdle(at: now) { idle.append((easy, transfer)) }
         }
@@ -269,24 +284,19 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
             transfer.end(.failure(SluiceError(.transportFailed, "curl_easy_init failed", request: transfer.task.currentRequest)))
             return
         }
-        transfer.easyHasCookieEngine = cookieEngineOn
-        transfer.startsCookieEngine = handlesCookies && !cookieEngineOn
-        // Set before configuring: a body read ahead off this thread wakes the transfer through it.
-        transfer.engine = self
+        let starting = handlesCookies && !cookieEngineOn
         do {
-            try transfer.configure(easy, share: handlesCookies ? cookieShare : share)
+            try transfer.configure(
+                easy, share: handlesCookies ? cookieShare : share, engine: self, startingCookieEngine: starting)
         } catch {
-            recycle(easy, cookieEngineOn: transfer.easyHasCookieEngine)
-            transfer.easy = nil
+            recycle(easy, cookieEngineOn: cookieEngineOn)
             transfer.end(.failure(transfer.attach(error)))
             return
         }
-        active[easy] = transfer
+        active[easy] = Attached(transfer: transfer, cookieEngine: cookieEngineOn ? .on : starting ? .starting : .off)
         let code = curl_multi_add_handle(multi, easy)
         if code != CURLM_OK {
-            active[easy] = nil
-            transfer.easy = nil
-            recycle(easy, cookieEngineOn: transfer.easyHasCookieEngine)
+            release(easy, of: transfer)
             transfer.end(.failure(transfer.attach(SluiceError(
                 .transportFailed, "curl_multi_add_handle failed",
                 library: LibraryDiagnostic(library: "libcurl", code: Int(code.rawValue), message: String(cString: curl_multi_strerror(code)))))))
@@ -294,11 +304,11 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
     }
 
     private func finish(_ easy: UnsafeMutableRawPointer, code: CURLcode) {
-        guard let transfer = active[easy] else { return }
+        guard let transfer = active[easy]?.transfer else { return }
         curl_multi_remove_handle(multi, easy)
         // curl loads the cookie file, turning the engine on, as it starts a transfer; one it ended
         // has started. (A transfer cancelled before may not have: its handle keeps its old state.)
-        if transfer.startsCookieEngine { transfer.easyHasCookieEngine = true }
+        if active[easy]?.cookieEngine == .starting { active[easy]?.cookieEngine = .on }
         carryOut(transfer.finish(code: code), for: transfer, easy: easy)
     }
 
@@ -326,12 +336,12 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
         ended.append((transfer, result))
     }
 
-    /// Takes `easy` off `transfer` and pools it.
+    /// Takes `easy` off `transfer` and pools it, pooled by its cookie engine's state.
     private func release(_ easy: UnsafeMutableRawPointer?, of transfer: Transfer) {
         guard let easy else { return }
-        active[easy] = nil
-        transfer.easy = nil
-        recycle(easy, cookieEngineOn: transfer.easyHasCookieEngine)
+        let attached = active.removeValue(forKey: easy)
+        transfer.detachHandle()
+        recycle(easy, cookieEngineOn: attached?.cookieEngine == .on)
     }
 
     /// How many transfers may end in one turn for their callers to be resumed by the engine itself.
@@ -395,7 +405,8 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
     }
 
     private func cancelAll() {
-        for (easy, transfer) in active {
+        for (easy, attached) in active {
+            let transfer = attached.transfer
             curl_multi_remove_handle(multi, easy)
             complete(transfer, easy: easy, result: .failure(transfer.attach(
                 SluiceError(.cancelled, "the session was invalidated while the task ran"))))

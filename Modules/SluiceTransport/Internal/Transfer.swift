@@ -68,19 +68,13 @@ final class Transfer: @unchecked Sendable {
 
     // Engine thread only (until the transfer ended, for `request`).
     private(set) var request: HTTPRequest
-    var easy: UnsafeMutableRawPointer?
-    /// Whether the cookie engine of ``easy`` is on (see ``CurlEngine``'s handle pools).
-    var easyHasCookieEngine = false
-    /// Whether this attempt turns the cookie engine of ``easy`` on (`CURLOPT_COOKIEFILE`).
-    var startsCookieEngine = false
-    /// Paused because the response stream's reader is behind, or the request body stream asked to wait
-    /// (a throttle): the idle clock stops.
-    var isPausedByStream = false
-    /// Paused because the caller's request body stream has produced nothing yet: the idle clock runs.
-    var isWaitingForBody = false
-    var isSuspended = false
-    /// The engine running this transfer (set at attach; the engine outlives its transfers' callbacks).
-    unowned(unsafe) var engine: CurlEngine?
+    /// The easy handle of the running attempt, from ``configure(_:share:engine:startingCookieEngine:)``
+    /// until ``detachHandle()``.
+    private(set) var easy: UnsafeMutableRawPointer?
+    /// Why the handle is paused; the engine carries out what its events return.
+    private(set) var pause = TransferPause()
+    /// The engine running this transfer (set at configure; the engine outlives its transfers' callbacks).
+    private unowned(unsafe) var engine: CurlEngine?
     /// curl's list of the request's header lines. Made with the transfer, on the thread that starts the
     /// task, like the transfer's other buffers: the thread that drops the transfer frees them, and memory
     /// the engine thread allocated would make that thread take the engine's allocator lock.
@@ -273,13 +267,44 @@ final class Transfer: @unchecked Sendable {
     /// Whether this request sends and stores cookies.
     var handlesCookies: Bool { configuration.handlesCookies && request.shouldHandleCookies }
 
-    /// Configures a reset easy handle for the current request, turning its cookie engine on when
-    /// ``startsCookieEngine`` (the engine stays on through resets; the share decides the cookie store).
-    func configure(_ easy: UnsafeMutableRawPointer, share: UnsafeMutableRawPointer) throws(SluiceError) {
+    /// Configures a reset easy handle of `engine` for the current request, turning its cookie engine on
+    /// when `startingCookieEngine` (it stays on through resets; the share decides the cookie store).
+    /// On failure the handle is not kept.
+    func configure(
+        _ easy: UnsafeMutableRawPointer, share: UnsafeMutableRawPointer, engine: CurlEngine, startingCookieEngine: Bool
+    ) throws(SluiceError) {
         // Nothing that could change the request line or add to the head reaches curl, whichever API
         // (or redirect) made the request.
         try request.validateForSending()
+        // Set before the body is configured: a body read ahead off the engine thread wakes the transfer
+        // through it.
+        self.engine = engine
         self.easy = easy
+        pause.attemptStarted()
+        do throws(SluiceError) {
+            try configureHandle(easy, share: share, startingCookieEngine: startingCookieEngine)
+        } catch {
+            self.easy = nil
+            throw error
+        }
+    }
+
+    /// Gives the handle back: the attempt on it ended, or never started.
+    func detachHandle() { easy = nil }
+
+    /// The caller suspended the task; returns whether the engine should pause the handle.
+    func suspend() -> Bool { pause.suspend() }
+
+    /// The caller resumed the task; returns whether the engine should continue the handle.
+    func resume() -> Bool { pause.resume() }
+
+    /// The stream's reader or the body's read-ahead can go on; returns whether the engine should
+    /// continue the handle.
+    func streamCanContinue() -> Bool { pause.streamCanContinue() }
+
+    private func configureHandle(
+        _ easy: UnsafeMutableRawPointer, share: UnsafeMutableRawPointer, startingCookieEngine: Bool
+    ) throws(SluiceError) {
         let now = ContinuousClock.now
         if startedAt == nil { startedAt = now }
         headParser.reset()
@@ -364,7 +389,7 @@ final class Transfer: @unchecked Sendable {
         if let proxy = configuration.proxyURL {
             proxy.absoluteString.withCString { _ = sluice_easy_setopt_string(easy, CURLOPT_PROXY, $0) }
         }
-        if startsCookieEngine { sluice_easy_setopt_string(easy, CURLOPT_COOKIEFILE, "") }
+        if startingCookieEngine { sluice_easy_setopt_string(easy, CURLOPT_COOKIEFILE, "") }
         if task.kind == .download || task.kind == .stream {
             sluice_easy_setopt_long(easy, CURLOPT_BUFFERSIZE, 512 * 1024)
         }
@@ -375,7 +400,6 @@ final class Transfer: @unchecked Sendable {
         bodyStream = nil
         readAhead?.close()
         readAhead = nil
-        isWaitingForBody = false
         bodyCoding = nil
         declaredBodyLength = nil
         switch method {
@@ -561,7 +585,7 @@ final class Transfer: @unchecked Sendable {
             return bytes.count
         }
         if sink.shouldPause() {
-            isPausedByStream = true
+            pause.pausedByStream()
             return Int(SLUICE_CURL_WRITEFUNC_PAUSE)
         }
         do {
@@ -586,7 +610,7 @@ final class Transfer: @unchecked Sendable {
                 case .end: count = 0
                 case .failed(let error): throw error
                 case .wait(let paced):
-                    if paced { isPausedByStream = true } else { isWaitingForBody = true }
+                    if paced { pause.pausedByStream() } else { pause.waitingForBody() }
                     return Int(SLUICE_CURL_READFUNC_PAUSE)
                 }
             } else {
@@ -825,7 +849,7 @@ final class Transfer: @unchecked Sendable {
     func isIdle(at now: ContinuousClock.Instant) -> Bool {
         guard idleTimeout > 0, let easy else { return false }
         var count: Int64?
-        if !isSuspended, !isPausedByStream {
+        if !pause.stopsIdleClock {
             var connected: curl_off_t = 0
             sluice_easy_getinfo_off_t(easy, CURLINFO_PRETRANSFER_TIME_T, &connected)
             if connected > 0 {
