@@ -317,85 +317,58 @@ final class Transfer: @unchecked Sendable {
         bytesSent = 0
         bytesReceived = 0
         errorBuffer[0] = 0
-
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        sluice_easy_setopt_pointer(easy, CURLOPT_PRIVATE, context)
-        sluice_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer)
+        idleWatch.restart()
         if requestChanged {
             requestChanged = false
             prepared = Prepared(request: request, configuration: sharedConfiguration, omittingDefaultCredentials: attempts.leftOriginalOrigin)
             if let headerList { curl_slist_free_all(headerList) }
             headerList = nil
         }
-        // `withCString` lends a native string's own bytes; passing the `String` itself would copy it
-        // into a new array for the call.
-        prepared.urlString.withCString { _ = sluice_easy_setopt_string(easy, CURLOPT_URL, $0) }
-        sluice_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
-        sluice_easy_setopt_share(easy, share)
-        // Waiting for a connection that may multiplex only makes sense where HTTP/2 can be had: over
-        // TLS (ALPN) or with prior knowledge. Over plain HTTP/1.1 it would queue a request behind a
-        // busy connection (a slow upload) whose multiplexing is still unknown.
-        if configuration.httpVersion == .http2 || (configuration.httpVersion == .http2OverTLS && prepared.overTLS) {
-            sluice_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1)
-        }
-        // The handle was reset: TCP_NODELAY on, FOLLOWLOCATION off, GET, and peer and host
-        // verification on are libcurl's defaults; only what differs is set.
-        // Only http and https: curl follows no redirects itself, so only a URL with another scheme needs
-        // the restriction (curl then refuses it).
-        if !prepared.isHTTP { sluice_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https") }
-
-        switch configuration.httpVersion {
-        case .http1_1: sluice_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, SLUICE_CURL_HTTP_VERSION_1_1)
-        case .http2OverTLS: sluice_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, SLUICE_CURL_HTTP_VERSION_2TLS)
-        case .http2: sluice_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, SLUICE_CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE)
-        }
-
         // Timeouts: connect and whole resource here; idle (no byte for N seconds) is the engine's watch
         // (see ``isIdle(at:)``).
-        sluice_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(configuration.connectTimeout))
-        idleWatch.restart()
+        var totalTimeout: Int?
         if let resource = configuration.resourceTimeout {
             // What is left of the task's time: a redirect or an authentication round does not restart it.
             let left = resource - Self.seconds(now - (startedAt ?? now))
             guard left > 0 else {
                 throw SluiceError(.resourceTimedOut, "the transfer took longer than \(resource) s", request: request)
             }
-            sluice_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(left))
+            totalTimeout = Self.milliseconds(left)
         }
-        if let rate = configuration.minimumTransferRate {
-            sluice_easy_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, rate.bytesPerSecond)
-            sluice_easy_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, rate.wholeSeconds)
+        let method = try prepareMethodAndBody()
+        prepareHeaderList()
+        // Over https the transfer looks at the connection before the request goes out: the trust
+        // evaluator decides, and a server asking for a client certificate that this request cannot
+        // give is noted, so a connection it then drops reads as a refused client certificate.
+        clientCertificateRequested = false
+        let httpVersion = configuration.httpVersion
+        let curlVersion = switch httpVersion {
+        case .http1_1: SLUICE_CURL_HTTP_VERSION_1_1
+        case .http2OverTLS: SLUICE_CURL_HTTP_VERSION_2TLS
+        case .http2: SLUICE_CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE
         }
-
-        // Callbacks.
-        sluice_easy_setopt_data_callback(easy, CURLOPT_HEADERFUNCTION, transferHeaderCallback)
-        sluice_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, context)
-        sluice_easy_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION, transferWriteCallback)
-        sluice_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, context)
-
-        try configureMethodAndBody(easy, context: context)
-        configureHeaders(easy)
-        configureTLS(easy, context: context)
-
-        // Credentials go to the original origin only.
-        if let credential, RedirectPlanner.sameOrigin(request.url, originalURL) {
-            var schemes = 0
-            if credential.schemes.contains(.basic) { schemes |= Int(SLUICE_CURLAUTH_BASIC) }
-            if credential.schemes.contains(.digest) { schemes |= Int(SLUICE_CURLAUTH_DIGEST) }
-            sluice_easy_setopt_long(easy, CURLOPT_HTTPAUTH, schemes)
-            credential.user.withCString { _ = sluice_easy_setopt_string(easy, CURLOPT_USERNAME, $0) }
-            credential.password.withCString { _ = sluice_easy_setopt_string(easy, CURLOPT_PASSWORD, $0) }
-        }
-        if let proxy = configuration.proxyURL {
-            proxy.absoluteString.withCString { _ = sluice_easy_setopt_string(easy, CURLOPT_PROXY, $0) }
-        }
-        if startingCookieEngine { sluice_easy_setopt_string(easy, CURLOPT_COOKIEFILE, "") }
-        if task.kind == .download || task.kind == .stream {
-            sluice_easy_setopt_long(easy, CURLOPT_BUFFERSIZE, 512 * 1024)
-        }
+        let setup = EasyHandleSetup(
+            context: Unmanaged.passUnretained(self).toOpaque(), errorBuffer: errorBuffer, url: prepared.urlString,
+            share: share, restrictsProtocols: !prepared.isHTTP,
+            httpVersion: curlVersion,
+            // Waiting for a connection that may multiplex only makes sense where HTTP/2 can be had: over
+            // TLS (ALPN) or with prior knowledge. Over plain HTTP/1.1 it would queue a request behind a
+            // busy connection (a slow upload) whose multiplexing is still unknown.
+            waitsForMultiplexing: httpVersion == .http2 || (httpVersion == .http2OverTLS && prepared.overTLS),
+            connectTimeoutMilliseconds: Self.milliseconds(configuration.connectTimeout),
+            totalTimeoutMilliseconds: totalTimeout, minimumTransferRate: configuration.minimumTransferRate,
+            method: method, headerList: headerList, tls: tls,
+            checksConnectionBeforeSending: prepared.overTLS && (tls.serverTrustEvaluator != nil || tls.clientIdentity == nil),
+            // Credentials go to the original origin only.
+            credential: RedirectPlanner.sameOrigin(request.url, originalURL) ? credential : nil,
+            proxy: configuration.proxyURL?.absoluteString, startsCookieEngine: startingCookieEngine,
+            usesLargeReceiveBuffer: task.kind == .download || task.kind == .stream)
+        EasyHandleOptions.apply(setup, to: easy)
     }
 
-    private func configureMethodAndBody(_ easy: UnsafeMutableRawPointer, context: UnsafeMutableRawPointer) throws(SluiceError) {
+    /// The method and, for a request with a body, its stream (read ahead when it is the caller's), its
+    /// content coding and its length.
+    private func prepareMethodAndBody() throws(SluiceError) -> EasyHandleSetup.Method {
         let method = request.method.rawValue
         bodyStream = nil
         readAhead?.close()
@@ -404,16 +377,14 @@ final class Transfer: @unchecked Sendable {
         declaredBodyLength = nil
         switch method {
         case "GET" where !request.body.isPresent:
-            return
+            return .get
         case "HEAD":
-            sluice_easy_setopt_long(easy, CURLOPT_NOBODY, 1)
-            return
+            return .head
         default:
             break
         }
-        if method != "POST" { sluice_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, method) }
-        guard request.body.isPresent || ["POST", "PUT", "PATCH"].contains(method) else { return }
-        sluice_easy_setopt_long(easy, CURLOPT_POST, 1)
+        let custom = method == "POST" ? nil : method
+        guard request.body.isPresent || ["POST", "PUT", "PATCH"].contains(method) else { return .bodiless(method) }
         var stream: any BodyStream
         /// The caller's stream, to start over before its first read.
         var rewindFirst: (any BodyStream)?
@@ -445,16 +416,13 @@ final class Transfer: @unchecked Sendable {
             }
         }
         declaredBodyLength = stream.contentLength
-        sluice_easy_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(stream.contentLength ?? -1))
-        sluice_easy_setopt_data_callback(easy, CURLOPT_READFUNCTION, transferReadCallback)
-        sluice_easy_setopt_pointer(easy, CURLOPT_READDATA, context)
-        sluice_easy_setopt_seek_callback(easy, transferSeekCallback)
-        sluice_easy_setopt_pointer(easy, CURLOPT_SEEKDATA, context)
         let total = stream.contentLength ?? -1
         task.mutable.withLock { $0.progress.update(totalToSend: total) }
+        return .upload(custom: custom, length: stream.contentLength)
     }
 
-    private func configureHeaders(_ easy: UnsafeMutableRawPointer) {
+    /// Makes curl's list of the request's header lines, unless the one made for an earlier attempt fits.
+    private func prepareHeaderList() {
         // A streamed body of unknown length without a Content-Type would get curl's form type.
         let removesContentType = declaredBodyLength == nil && bodyStream != nil && !prepared.hasContentType
         if headerList == nil || removesContentType != headerListRemovesContentType {
@@ -462,7 +430,6 @@ final class Transfer: @unchecked Sendable {
             headerList = Self.makeHeaderList(prepared.headerLines, removingContentType: removesContentType)
             headerListRemovesContentType = removesContentType
         }
-        if let headerList { sluice_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList) }
     }
 
     /// curl's list of `lines`, after a `Content-Type:` line when `removingContentType`.
@@ -471,48 +438,6 @@ final class Transfer: @unchecked Sendable {
         if removingContentType { list = curl_slist_append(list, "Content-Type:") }
         for line in lines { list = line.withCString { curl_slist_append(list, $0) } }
         return list
-    }
-
-    private func configureTLS(_ easy: UnsafeMutableRawPointer, context: UnsafeMutableRawPointer) {
-        // A connection is reused only by requests to the same host and port, and every request to a host
-        // gets that host's settings, so an evaluator never meets a connection made under another's rules.
-        let tls = self.tls
-        if !tls.verifiesPeer { sluice_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 0) }
-        if !tls.verifiesHost { sluice_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 0) }
-        if let trustStore = tls.caBundle {
-            trustStore.withUnsafeBytes { bytes in
-                _ = sluice_easy_setopt_blob(easy, CURLOPT_CAINFO_BLOB, UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count)
-            }
-        }
-        // libcurl keeps consulting its default CA directory next to a CA blob: a replaced store must
-        // not let the system's CAs back in.
-        if tls.replacesSystemStore { sluice_easy_setopt_string(easy, CURLOPT_CAPATH, nil) }
-        // Over https the transfer looks at the connection before the request goes out: the trust
-        // evaluator decides, and a server asking for a client certificate that this request cannot
-        // give is noted, so a connection it then drops reads as a refused client certificate.
-        clientCertificateRequested = false
-        if prepared.overTLS, tls.serverTrustEvaluator != nil || tls.clientIdentity == nil
-        {
-            sluice_easy_setopt_prereq_callback(easy, transferPrerequestCallback)
-            sluice_easy_setopt_pointer(easy, CURLOPT_PREREQDATA, context)
-        }
-        if !tls.allowsPartialChain {
-            sluice_easy_setopt_long(easy, CURLOPT_SSL_OPTIONS, Int(CURLSSLOPT_NO_PARTIALCHAIN))
-        }
-        if let pins = tls.pinnedPublicKeys {
-            pins.withCString { _ = sluice_easy_setopt_string(easy, CURLOPT_PINNEDPUBLICKEY, $0) }
-        }
-        if let identity = tls.clientIdentity {
-            sluice_easy_setopt_string(easy, CURLOPT_SSLCERTTYPE, "PEM")
-            identity.certificatePEM.withUnsafeBytes { bytes in
-                _ = sluice_easy_setopt_blob(easy, CURLOPT_SSLCERT_BLOB, UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count)
-            }
-            identity.privateKeyPEM.withUnsafeBytes { bytes in
-                _ = sluice_easy_setopt_blob(easy, CURLOPT_SSLKEY_BLOB, UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count)
-            }
-            if let passphrase = identity.passphrase { passphrase.withCString { _ = sluice_easy_setopt_string(easy, CURLOPT_KEYPASSWD, $0) } }
-        }
-        sluice_easy_setopt_long(easy, CURLOPT_SSLVERSION, tls.minimumVersion)
     }
 
     private static func milliseconds(_ seconds: TimeInterval) -> Int { max(1, Int((seconds * 1000).rounded(.up))) }
@@ -810,24 +735,14 @@ final class Transfer: @unchecked Sendable {
             library: "libcurl", code: Int(code.rawValue),
             message: String(cString: curl_easy_strerror(code)) + (detail.isEmpty ? "" : ": \(detail)"))
         let seconds = startedAt.map { Self.seconds(ContinuousClock.now - $0) } ?? 0
-        var verifyResult = 0
-        if let easy { sluice_easy_getinfo_long(easy, CURLINFO_SSL_VERIFYRESULT, &verifyResult) }
+        let info = easy.map(EasyHandleInfo.init)
         let mapped = CurlErrorMapping.code(
-            for: code, message: detail, connected: isConnected,
+            for: code, message: detail, connected: info?.isConnected ?? false,
             elapsed: seconds, resourceTimeout: configuration.resourceTimeout,
             trust: .init(
-                verifyResult: verifyResult, anchorsArePinned: tls.anchorsArePinned,
+                verifyResult: info?.verifyResult ?? 0, anchorsArePinned: tls.anchorsArePinned,
                 clientCertificateMissing: clientCertificateRequested && responseHead == nil && headParser.statusCode == 0))
         return attach(SluiceError(mapped.code, mapped.message + (detail.isEmpty ? "" : ": \(detail)"), library: library))
-    }
-
-    /// Whether the last attempt got a usable connection (new or reused, TLS included): curl records a
-    /// pre-transfer time only once the request could be sent.
-    private var isConnected: Bool {
-        guard let easy else { return false }
-        var pretransfer: curl_off_t = 0
-        sluice_easy_getinfo_off_t(easy, CURLINFO_PRETRANSFER_TIME_T, &pretransfer)
-        return pretransfer > 0
     }
 
     /// Adds the request, the response and the body received so far to an error.
@@ -848,20 +763,7 @@ final class Transfer: @unchecked Sendable {
     /// starts over.
     func isIdle(at now: ContinuousClock.Instant) -> Bool {
         guard idleTimeout > 0, let easy else { return false }
-        var count: Int64?
-        if !pause.stopsIdleClock {
-            var connected: curl_off_t = 0
-            sluice_easy_getinfo_off_t(easy, CURLINFO_PRETRANSFER_TIME_T, &connected)
-            if connected > 0 {
-                var head = 0
-                var down: curl_off_t = 0
-                var up: curl_off_t = 0
-                sluice_easy_getinfo_long(easy, CURLINFO_HEADER_SIZE, &head)
-                sluice_easy_getinfo_off_t(easy, CURLINFO_SIZE_DOWNLOAD_T, &down)
-                sluice_easy_getinfo_off_t(easy, CURLINFO_SIZE_UPLOAD_T, &up)
-                count = Int64(head) + Int64(down) + Int64(up)
-            }
-        }
+        let count = pause.stopsIdleClock ? nil : EasyHandleInfo(easy: easy).bytesMoved
         return idleWatch.isIdle(count: count, at: now)
     }
 
@@ -882,36 +784,8 @@ final class Transfer: @unchecked Sendable {
     // MARK: Metrics
 
     private func makeTransaction() -> TaskMetrics.Transaction {
-        guard let easy else {
-            return .init(url: request.url, statusCode: 0, httpVersion: nil, nameLookup: 0, connect: 0, tlsHandshake: 0,
-                         timeToFirstByte: 0, total: 0, bytesSent: 0, bytesReceived: 0, reusedConnection: false,
-                         remoteAddress: nil, remotePort: nil)
-        }
-        func seconds(_ info: CURLINFO) -> TimeInterval {
-            var value: curl_off_t = 0
-            sluice_easy_getinfo_off_t(easy, info, &value)
-            return TimeInterval(value) / 1_000_000
-        }
-        func offset(_ info: CURLINFO) -> Int64 {
-            var value: curl_off_t = 0
-            sluice_easy_getinfo_off_t(easy, info, &value)
-            return Int64(value)
-        }
-        var connects = 0
-        sluice_easy_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &connects)
-        var port = 0
-        sluice_easy_getinfo_long(easy, CURLINFO_PRIMARY_PORT, &port)
-        var address: UnsafePointer<CChar>?
-        sluice_easy_getinfo_string(easy, CURLINFO_PRIMARY_IP, &address)
-        let remote = address.map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
-        return .init(
-            url: request.url, statusCode: responseHead?.statusCode ?? 0,
-            httpVersion: responseHead.map { $0.httpVersion.rawValue },
-            nameLookup: seconds(CURLINFO_NAMELOOKUP_TIME_T), connect: seconds(CURLINFO_CONNECT_TIME_T),
-            tlsHandshake: seconds(CURLINFO_APPCONNECT_TIME_T), timeToFirstByte: seconds(CURLINFO_STARTTRANSFER_TIME_T),
-            total: seconds(CURLINFO_TOTAL_TIME_T), bytesSent: offset(CURLINFO_SIZE_UPLOAD_T),
-            bytesReceived: offset(CURLINFO_SIZE_DOWNLOAD_T), reusedConnection: connects == 0 && remote != nil,
-            remoteAddress: remote, remotePort: port > 0 ? port : nil)
+        guard let easy else { return .init(url: request.url, statusCode: 0, httpVersion: nil) }
+        return EasyHandleInfo(easy: easy).transaction(url: request.url, head: responseHead)
     }
 }
 

@@ -1,0 +1,108 @@
+import CCurl
+import Foundation
+import SluiceCore
+
+/// Sets an attempt's options on a reset easy handle (engine thread): the only code that calls
+/// `curl_easy_setopt`. The handle was reset, so TCP_NODELAY on, FOLLOWLOCATION off, GET, and peer and
+/// host verification on are libcurl's defaults already; only what differs is set.
+enum EasyHandleOptions {
+    static func apply(_ setup: EasyHandleSetup, to easy: UnsafeMutableRawPointer) {
+        let context = setup.context
+        sluice_easy_setopt_pointer(easy, CURLOPT_PRIVATE, context)
+        sluice_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, setup.errorBuffer)
+        // `withCString` lends a native string's own bytes; passing the `String` itself would copy it
+        // into a new array for the call.
+        setup.url.withCString { _ = sluice_easy_setopt_string(easy, CURLOPT_URL, $0) }
+        sluice_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
+        sluice_easy_setopt_share(easy, setup.share)
+        if setup.waitsForMultiplexing { sluice_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1) }
+        // curl follows no redirects itself, so only a URL with another scheme needs the restriction.
+        if setup.restrictsProtocols { sluice_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https") }
+        sluice_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, setup.httpVersion)
+
+        sluice_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, setup.connectTimeoutMilliseconds)
+        if let total = setup.totalTimeoutMilliseconds { sluice_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, total) }
+        if let rate = setup.minimumTransferRate {
+            sluice_easy_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, rate.bytesPerSecond)
+            sluice_easy_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, rate.wholeSeconds)
+        }
+
+        sluice_easy_setopt_data_callback(easy, CURLOPT_HEADERFUNCTION, transferHeaderCallback)
+        sluice_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, context)
+        sluice_easy_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION, transferWriteCallback)
+        sluice_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, context)
+
+        applyMethod(setup.method, context: context, to: easy)
+        if let headerList = setup.headerList { sluice_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList) }
+        applyTLS(setup.tls, checksBeforeSending: setup.checksConnectionBeforeSending, context: context, to: easy)
+
+        if let credential = setup.credential {
+            var schemes = 0
+            if credential.schemes.contains(.basic) { schemes |= Int(SLUICE_CURLAUTH_BASIC) }
+            if credential.schemes.contains(.digest) { schemes |= Int(SLUICE_CURLAUTH_DIGEST) }
+            sluice_easy_setopt_long(easy, CURLOPT_HTTPAUTH, schemes)
+            credential.user.withCString { _ = sluice_easy_setopt_string(easy, CURLOPT_USERNAME, $0) }
+            credential.password.withCString { _ = sluice_easy_setopt_string(easy, CURLOPT_PASSWORD, $0) }
+        }
+        if let proxy = setup.proxy { proxy.withCString { _ = sluice_easy_setopt_string(easy, CURLOPT_PROXY, $0) } }
+        if setup.startsCookieEngine { sluice_easy_setopt_string(easy, CURLOPT_COOKIEFILE, "") }
+        if setup.usesLargeReceiveBuffer { sluice_easy_setopt_long(easy, CURLOPT_BUFFERSIZE, 512 * 1024) }
+    }
+
+    private static func applyMethod(
+        _ method: EasyHandleSetup.Method, context: UnsafeMutableRawPointer, to easy: UnsafeMutableRawPointer
+    ) {
+        switch method {
+        case .get:
+            return
+        case .head:
+            sluice_easy_setopt_long(easy, CURLOPT_NOBODY, 1)
+        case .bodiless(let name):
+            name.withCString { _ = sluice_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, $0) }
+        case .upload(let custom, let length):
+            if let custom { custom.withCString { _ = sluice_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, $0) } }
+            sluice_easy_setopt_long(easy, CURLOPT_POST, 1)
+            sluice_easy_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(length ?? -1))
+            sluice_easy_setopt_data_callback(easy, CURLOPT_READFUNCTION, transferReadCallback)
+            sluice_easy_setopt_pointer(easy, CURLOPT_READDATA, context)
+            sluice_easy_setopt_seek_callback(easy, transferSeekCallback)
+            sluice_easy_setopt_pointer(easy, CURLOPT_SEEKDATA, context)
+        }
+    }
+
+    private static func applyTLS(
+        _ tls: CurlTLSOptions, checksBeforeSending: Bool, context: UnsafeMutableRawPointer, to easy: UnsafeMutableRawPointer
+    ) {
+        if !tls.verifiesPeer { sluice_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 0) }
+        if !tls.verifiesHost { sluice_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 0) }
+        if let trustStore = tls.caBundle {
+            trustStore.withUnsafeBytes { bytes in
+                _ = sluice_easy_setopt_blob(easy, CURLOPT_CAINFO_BLOB, UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count)
+            }
+        }
+        // libcurl keeps consulting its default CA directory next to a CA blob: a replaced store must
+        // not let the system's CAs back in.
+        if tls.replacesSystemStore { sluice_easy_setopt_string(easy, CURLOPT_CAPATH, nil) }
+        if checksBeforeSending {
+            sluice_easy_setopt_prereq_callback(easy, transferPrerequestCallback)
+            sluice_easy_setopt_pointer(easy, CURLOPT_PREREQDATA, context)
+        }
+        if !tls.allowsPartialChain {
+            sluice_easy_setopt_long(easy, CURLOPT_SSL_OPTIONS, Int(CURLSSLOPT_NO_PARTIALCHAIN))
+        }
+        if let pins = tls.pinnedPublicKeys {
+            pins.withCString { _ = sluice_easy_setopt_string(easy, CURLOPT_PINNEDPUBLICKEY, $0) }
+        }
+        if let identity = tls.clientIdentity {
+            sluice_easy_setopt_string(easy, CURLOPT_SSLCERTTYPE, "PEM")
+            identity.certificatePEM.withUnsafeBytes { bytes in
+                _ = sluice_easy_setopt_blob(easy, CURLOPT_SSLCERT_BLOB, UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count)
+            }
+            identity.privateKeyPEM.withUnsafeBytes { bytes in
+                _ = sluice_easy_setopt_blob(easy, CURLOPT_SSLKEY_BLOB, UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count)
+            }
+            if let passphrase = identity.passphrase { passphrase.withCString { _ = sluice_easy_setopt_string(easy, CURLOPT_KEYPASSWD, $0) } }
+        }
+        sluice_easy_setopt_long(easy, CURLOPT_SSLVERSION, tls.minimumVersion)
+    }
+}
