@@ -29,7 +29,7 @@ build: install
 ## test: the whole suite against freshly started servers, which are stopped afterwards. Every test uses
 ## Swift Testing, so XCTest's runner (which would only print "Executed 0 tests") is not started.
 test: build
-	@SLUICE_TESTENV_SKIP_INSTALL=1 $(TESTENV)/run.sh $(SWIFT) test --skip-build --disable-xctest $(SWIFT_TEST_FLAGS)
+	@SLUICE_TESTENV_SKIP_INSTALL=1 SLUICE_TESTENV_LARGE_FILES=1 $(TESTENV)/run.sh $(SWIFT) test --skip-build --disable-xctest $(SWIFT_TEST_FLAGS)
 
 ## run: sluice-conformance against freshly started servers; prints where the report is.
 run: install
@@ -40,7 +40,7 @@ run: install
 
 ## servers: start the servers and leave them running (stop them with make stop).
 servers: install
-	@$(TESTENV)/start.sh
+	@SLUICE_TESTENV_LARGE_FILES=1 $(TESTENV)/start.sh
 
 ## stop: stop servers started by make servers.
 stop:

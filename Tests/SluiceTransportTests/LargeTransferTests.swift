@@ -10,7 +10,9 @@ extension TransportSuites {
         /// The SHA-256 nginx's files have, from the `SHA256SUMS` the test environment writes.
         static func expectedDigest(_ name: String) throws -> String {
             let sums = try String(contentsOf: URL(fileURLWithPath: try Transport.servedFilePath("SHA256SUMS")), encoding: .utf8)
-            let line = try #require(sums.split(separator: "\n").first { $0.hasSuffix("  \(name)") })
+            let line = try #require(
+                sums.split(separator: "\n").first { $0.hasSuffix("  \(name)") },
+                "\(name) is not served: the servers write the 1 GiB fixture only when started for the test suite (make test, make servers, or SLUICE_TESTENV_LARGE_FILES=1 Tools/testenv/start.sh)")
             return String(line.prefix(64))
         }
 
@@ -32,6 +34,7 @@ extension TransportSuites {
 
         @Test("a 1 GiB download is written as it arrives and matches by size and SHA-256")
         func download() async throws {
+            let expected = try Self.expectedDigest("1g.bin")
             let session = try Transport.session()
             let target = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("sluice-1g-\(UUID())")
             defer { try? FileManager.default.removeItem(at: target) }
@@ -43,12 +46,13 @@ extension TransportSuites {
             #expect(growth < 256 << 20, "peak memory grew by \(growth >> 20) MiB")
             let size = try FileManager.default.attributesOfItem(atPath: target.path)[.size] as? Int
             #expect(size == 1 << 30)
-            #expect(try Self.sha256(ofFile: target.path) == Self.expectedDigest("1g.bin"))
+            #expect(try Self.sha256(ofFile: target.path) == expected)
             #expect(result.metrics.transactions.first?.bytesReceived == 1 << 30)
         }
 
         @Test("a 1 GiB body stream is uploaded in constant memory and arrives whole (size and SHA-256)")
         func upload() async throws {
+            let expected = try Self.expectedDigest("1g.bin")
             let session = try Transport.session()
             let stream = try FileBodyStream(path: Transport.servedFilePath("1g.bin"))
             var request = try Transport.request(.httpbin, "/sluice/sha256", method: .put)
@@ -59,7 +63,7 @@ extension TransportSuites {
             #expect(growth < 256 << 20, "peak memory grew by \(growth >> 20) MiB")
             let echo = try Transport.json(result.data)
             #expect(echo["received"] as? Int == 1 << 30)
-            #expect(echo["sha256"] as? String == (try Self.expectedDigest("1g.bin")))
+            #expect(echo["sha256"] as? String == expected)
             #expect(result.metrics.transactions.first?.bytesSent == 1 << 30)
         }
     }

@@ -10,6 +10,8 @@
 # `timeout`, so it ends by itself after $SLUICE_TESTENV_LIFETIME seconds
 # (default 5400) even if stop.sh is never called.
 # Needs install.sh to have run once.
+# The 1 GiB fixture (files/1g.bin) is written only with SLUICE_TESTENV_LARGE_FILES=1, which the
+# targets that run the test suite set (make test, make servers); make run does not need it.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
@@ -71,8 +73,8 @@ done
 
 # --- Static files -------------------------------------------------------------
 # small.txt is fixed text; each N.bin is random.Random(size).randbytes(size), written in 64 MiB
-# blocks for the large ones (block i from random.Random(size + i)).
-"$VENV_PY" - "$WWW_DIR/files" <<'PY'
+# blocks for the large ones (block i from random.Random(size + i)). 1g.bin only when asked for.
+"$VENV_PY" - "$WWW_DIR/files" "${SLUICE_TESTENV_LARGE_FILES:-0}" <<'PY'
 import hashlib, os, random, sys
 
 out = sys.argv[1]
@@ -82,8 +84,9 @@ FILES = [
     ("64k.bin", 64 * 1024),
     ("1m.bin", 1024 * 1024),
     ("16m.bin", 16 * 1024 * 1024),
-    ("1g.bin", 1024 * 1024 * 1024),
 ]
+if sys.argv[2] == "1":
+    FILES.append(("1g.bin", 1024 * 1024 * 1024))
 
 BLOCK = 64 * 1024 * 1024
 
