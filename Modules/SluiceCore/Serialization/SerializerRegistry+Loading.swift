@@ -91,6 +91,11 @@ extension SerializerRegistry {
         else {
             throw SluiceError(.pluginInvalid, "\(path): the plugin table has a null name, version or function")
         }
+        // size_t arrives as Int: a count of 2^63 or more is negative here, and no array has that many entries.
+        guard contents.media_type_count >= 0 else {
+            throw SluiceError(
+                .pluginInvalid, "\(path): the plugin table claims \(UInt(bitPattern: contents.media_type_count)) media types")
+        }
         var types: [MediaType] = []
         for index in 0..<contents.media_type_count {
             guard let text = contents.media_types[index], let type = MediaType(String(cString: text)) else {
