@@ -87,7 +87,8 @@ private let linesSerializer: any ResponseSerializer = {
 /// A failure is a crash, a sanitizer report, a timeout, or one of these broken properties: a table is
 /// refused only with `registry.incompatibleABI` or `registry.invalidPlugin`; each answer gives exactly
 /// the value or the `registry.pluginFailed` error the header documents; every buffer handed out goes
-/// back through `free_buffer` exactly once; the C example decodes every body into one string per line.
+/// back through `free_buffer` exactly once; the C example decodes every UTF-8 body into one string per
+/// line, and refuses any other with a message of its own.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var input = FuzzInput(data, size)
@@ -206,6 +207,7 @@ private func linesPlugin(_ body: [UInt8]) {
     }
     switch result {
     case .success(let value):
+        guard String(validating: body, as: UTF8.self) != nil else { propertyFailed("a body that is not UTF-8 was accepted") }
         guard let value = value as? Parameters? else { propertyFailed("not Parameters") }
         guard let value else {
             guard body.isEmpty else { propertyFailed("no value for \(body.count) bytes") }
@@ -219,6 +221,9 @@ private func linesPlugin(_ body: [UInt8]) {
             propertyFailed("\(value) from \(expected.count) lines")
         }
     case .failure(let error):
-        propertyFailed("the C example refused a body: \(error.code): \(error.message)")
+        // Only a body that is not UTF-8 is refused, and by the plugin itself (a message of its own).
+        guard String(validating: body, as: UTF8.self) == nil, error.code == .pluginFailed, error.library?.library == "c-lines",
+            error.library?.message.hasSuffix("is not UTF-8") == true
+        else { propertyFailed("the C example refused a body: \(error.code): \(error.message)") }
     }
 }
