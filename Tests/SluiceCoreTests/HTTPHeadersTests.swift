@@ -60,6 +60,16 @@ struct HTTPHeadersTests {
         #expect(headers.isEmpty)
     }
 
+    @Test("trims the whitespace bytes around a value even where a grapheme cluster joins them to a character",
+          arguments: [("a\u{6DD} ", "a\u{6DD}"), (" \u{301}x", "\u{301}x"), ("\t\u{600}\t", "\u{600}"), ("x \u{301} ", "x \u{301}")])
+    func trimsBytesNotCharacters(value: String, trimmed: String) throws {
+        // Found by Tools/Fuzz (FuzzMediaType): U+06DD joins the space after it into one Character, and a
+        // trim by Character indices kept that space.
+        let field = try HTTPHeader(name: "X-Mark", value: value)
+        #expect(field.value == trimmed)
+        #expect(field.value.utf8.first != 0x20 && field.value.utf8.last != 0x20)
+    }
+
     @Test("trims surrounding whitespace of values, keeps inner tabs and UTF-8")
     func trimsValues() throws {
         var headers = HTTPHeaders()

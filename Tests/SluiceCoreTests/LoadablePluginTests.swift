@@ -58,6 +58,42 @@ struct LoadablePluginTests {
         #expect(empty as? Parameters? == ["x"])
     }
 
+    @Test("the C example plugin refuses a line that is not UTF-8 itself, instead of returning text that is not JSON")
+    func cExampleInvalidUTF8() throws {
+        let registry = SerializerRegistry()
+        try registry.load(pluginAt: TestEnvironment.examplePluginPath("SluiceCLinesPlugin"))
+        let serializer = try #require(registry.responseSerializer(for: MediaType("text/x-lines")!))
+        // Found by Tools/Fuzz (FuzzPluginABI): Latin-1 "café", a lone continuation byte, a surrogate, an overlong "/".
+        for body: [UInt8] in [[0x63, 0x61, 0x66, 0xE9, 0x0A], [0x6F, 0x6B, 0x0A, 0x80], [0xED, 0xA0, 0x80], [0xC0, 0xAF]] {
+            let error = #expect(throws: SluiceError.self) {
+                try serializer.serialize(request: nil, response: HTTPResponse(statusCode: 200), body: Data(body))
+            }
+            #expect(error?.code == .pluginFailed)
+            #expect(error?.library?.library == "c-lines", "\(error?.message ?? "")")
+            #expect(error?.library?.message.hasSuffix("is not UTF-8") == true)
+        }
+        #expect(try serializer.serialize(request: nil, response: HTTPResponse(statusCode: 200), body: Data("ok\ncafé €\u{1F600}".utf8))
+            as? Parameters? == ["ok", "café €\u{1F600}"])
+    }
+
+    @Test("a table claiming 2^63 media types or more is registry.invalidPlugin, not a crash")
+    func hugeMediaTypeCount() throws {
+        // Found by Tools/Fuzz (FuzzPluginABI): the count arrives as a negative Int and made an invalid range.
+        let source = CPluginBuilder.prelude + """
+            static int32_t echo(const uint8_t *in, size_t n, const char *type, uint8_t **out, size_t *len, char **err) { return 1; }
+            static const char *types[] = {"text/x-huge"};
+            static const table_t table = {1, "huge", "1.0.0", types, (size_t)1 << 63, echo, NULL, free};
+            const table_t *sluice_plugin_entry(void) { return &table; }
+            """
+        let path = try Self.compile(source, name: "huge-count")
+        defer { Self.discard(path) }
+        let registry = SerializerRegistry()
+        let error = #expect(throws: SluiceError.self) { try registry.load(pluginAt: path) }
+        #expect(error?.code == .pluginInvalid)
+        #expect(error?.message.contains("9223372036854775808 media types") == true, "\(error?.message ?? "")")
+        #expect(registry.plugins.isEmpty)
+    }
+
     @Test("a plugin written in C loads and decodes")
     func cPlugin() throws {
         let path = try Self.compile(Self.table(abi: "1", decode: "upper"), name: "shout")

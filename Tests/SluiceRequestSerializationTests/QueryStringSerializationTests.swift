@@ -17,6 +17,16 @@ struct QueryStringSerializationTests {
         for result in results where !result.passed { Issue.record("\(result.id): \(result.detail ?? "")") }
     }
 
+    @Test("a bare empty field is a pair: the writer separates it as the pairs do")
+    func bareEmptyField() {
+        // Found by Tools/Fuzz (FuzzQueryString): the one-pass writer wrote no `&` after a pair of no bytes.
+        let parameters: Parameters = ["": .null, "a": 1, "b": ["": .null]]
+        let joined = QueryStringSerialization.pairs(from: parameters).map(\.urlEncoded).joined(separator: "&")
+        #expect(joined == "&a=1&b%5B%5D")
+        #expect(QueryStringSerialization.serialize(parameters) == joined)
+        #expect(QueryStringSerialization.serialize(["": [Parameters.null, .null]]) == "%5B%5D&%5B%5D")
+    }
+
     @Test("AFNetworking's reserved-character vector")
     func reservedCharacters() {
         #expect(QueryStringSerialization.percentEscape(" :#[]@!$&'()*+,;=/?") == "%20%3A%23%5B%5D%40%21%24%26%27%28%29%2A%2B%2C%3B%3D/?")

@@ -40,6 +40,26 @@ struct XMLSafetyTests {
         `case`.label == "invalid UTF-8" ? Array("<a>".utf8) + [0x80] + Array("</a>".utf8) : Array(`case`.xml.utf8)
     }
 
+    @Test("a NUL character after the root element is xml.malformed whole as in chunks",
+          arguments: [Array("<a></a>\0".utf8), Array("<a/>\0<b/>".utf8), Array("<a/>\n\0\0\0".utf8)])
+    func nulAfterRoot(document: [UInt8]) throws {
+        // Found by Tools/Fuzz (FuzzXML): the in-memory parse stopped at the NUL and accepted the document,
+        // while the push parser refused it.
+        let tree = #expect(throws: SluiceError.self) { try XMLTree(parsing: Data(document)) }
+        #expect(tree?.code == .xmlMalformed)
+        let events = #expect(throws: SluiceError.self) { try XMLEventParser.parse(Data(document)) { _ in } }
+        #expect(events?.code == .xmlMalformed)
+        let pushed = #expect(throws: SluiceError.self) {
+            let parser = try XMLEventParser { _ in }
+            try parser.feed(Data(document))
+            try parser.finish()
+        }
+        #expect(pushed?.code == .xmlMalformed)
+        // UTF-16 holds NUL bytes in its characters: such a document still parses.
+        let utf16: [UInt8] = [0xFE, 0xFF] + "<a>x</a>".utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        #expect(try XMLTree(parsing: Data(utf16)).root.name.localName == "a")
+    }
+
     @Test("malformed documents are xml.malformed with line and column, as a tree", arguments: malformed)
     func malformedTree(case: MalformedCase) {
         let error = #expect(throws: SluiceError.self) { try XMLTree(parsing: Data(bytes(`case`))) }

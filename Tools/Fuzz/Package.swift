@@ -2,9 +2,19 @@
 //
 // libFuzzer targets for Sluice's parsers of untrusted bytes. A separate package, so that sanitizer and
 // fuzzer flags never touch the main build; `run.sh` builds it with `--sanitize=fuzzer --sanitize=address`
-// and runs each target. Its build folder is Tools/Fuzz/.build.
+// and runs each target. Its build folder is Tools/Fuzz/.build. Each target's seed corpus is
+// Corpus/<name without "Fuzz">; what each drives and what counts as a failure is the doc comment of its
+// LLVMFuzzerTestOneInput.
 
 import PackageDescription
+
+/// A fuzz target in the folder of its name.
+func fuzzTarget(_ name: String, _ products: [String]) -> Target {
+    .executableTarget(
+        name: name,
+        dependencies: ["FuzzSupport"] + products.map { .product(name: $0, package: "Sluice") },
+        path: name)
+}
 
 let package = Package(
     name: "SluiceFuzz",
@@ -13,15 +23,35 @@ let package = Package(
         .package(name: "Sluice", path: "../.."),
     ],
     targets: [
+        // Reads a fuzz input as choices and byte strings; the trap for a broken property.
+        .target(name: "FuzzSupport", path: "FuzzSupport"),
+
+        // Media types (Content-Type values) and header field checks.
+        fuzzTarget("FuzzMediaType", ["SluiceCore"]),
+        // The transport's response-head parser, fed lines as libcurl's header callback is.
+        fuzzTarget("FuzzResponseHead", ["SluiceTransport", "SluiceCore"]),
+        // The query-string writer and the form encoder, with round-trip properties.
+        fuzzTarget("FuzzQueryString", ["SluiceRequestSerialization", "SluiceCore"]),
+        // JSON response bodies, with and without null removal.
+        fuzzTarget("FuzzJSONResponse", ["SluiceResponseSerialization", "SluiceCore"]),
+        // Decodable through the registry (JSON, XML, property lists, images, text).
+        fuzzTarget("FuzzDecodable", ["SluiceResponseSerialization", "SluiceXML", "SluicePropertyList", "SluiceCore"]),
+        // The XML tree parser and both event parsers, with their limits.
+        fuzzTarget("FuzzXML", ["SluiceXML", "SluiceCore"]),
         // Response bodies served as application/x-plist, through PropertyListResponseSerializer's
-        // Parameters and Decodable paths. Corpus: Corpus/PropertyList.
-        .executableTarget(
-            name: "FuzzPropertyList",
-            dependencies: [
-                .product(name: "SluicePropertyList", package: "Sluice"),
-                .product(name: "SluiceCore", package: "Sluice"),
-            ],
-            path: "FuzzPropertyList"
-        ),
+        // Parameters and Decodable paths.
+        fuzzTarget("FuzzPropertyList", ["SluicePropertyList", "SluiceCore"]),
+        // The image header reader (formats and pixel sizes).
+        fuzzTarget("FuzzImage", ["SluiceResponseSerialization", "SluiceCore"]),
+        // gzip and deflate decoding with output limits.
+        fuzzTarget("FuzzGzip", ["SluiceGzip", "SluiceCore"]),
+        // Multipart forms from hostile names, file names, header fields and bodies.
+        fuzzTarget("FuzzMultipart", ["SluiceMultipart", "SluiceCore"]),
+        // The rtnetlink datagram parser of reachability.
+        fuzzTarget("FuzzNetlink", ["SluiceReachability"]),
+        // The loaded-plugin wrapper fed hostile C tables and answers, and the C example plugin.
+        fuzzTarget("FuzzPluginABI", ["SluiceCore", "CSluicePluginABI", "SluiceCLinesPlugin"]),
+        // Newline-delimited JSON through the example plugin, directly and through its C table.
+        fuzzTarget("FuzzNDJSON", ["SluiceNDJSONPlugin", "SluiceCore"]),
     ]
 )

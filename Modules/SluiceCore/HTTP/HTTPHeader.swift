@@ -73,6 +73,9 @@ extension HTTPHeader {
 
 extension String {
     /// The string without leading and trailing spaces and horizontal tabs (HTTP's optional whitespace).
+    ///
+    /// Trimmed byte by byte: a space that one grapheme cluster joins to its neighbour (after a prepended
+    /// concatenation mark such as U+06DD, before a combining mark) goes too.
     func trimmingHTTPWhitespace() -> String {
         let bytes = utf8
         let isWhitespace: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
@@ -81,6 +84,7 @@ extension String {
         guard let first = bytes.firstIndex(where: { !isWhitespace($0) }),
             let last = bytes.lastIndex(where: { !isWhitespace($0) })
         else { return "" }
-        return String(self[first...last])
+        // UTF-8 indices: slicing the string itself would widen the range to whole grapheme clusters.
+        return String(Substring(bytes[first...last]))
     }
 }

@@ -51,7 +51,23 @@ extension SerializerRegistry {
         guard let table = entry() else {
             throw SluiceError(.pluginMissingEntryPoint, "\(path): \(SLUICE_PLUGIN_ENTRY_SYMBOL) returned no table")
         }
-        let plugin = try Self.wrap(table, path: path, maximumOutputBytes: maximumOutputBytes)
+        return try register(pluginTable: UnsafeRawPointer(table), path: path, replacing: replacing, maximumOutputBytes: maximumOutputBytes)
+    }
+
+    /// Checks and registers a plugin table as ``load(pluginAt:replacing:maximumOutputBytes:)`` does once it
+    /// has the table from the library's entry point: the same checks, the same wrapper. For the fuzz
+    /// targets of `Tools/Fuzz`, which build tables in memory; not for general use.
+    ///
+    /// - Parameters:
+    ///   - table: A `sluice_plugin_table`, alive and unchanged for the rest of the process.
+    ///   - path: Where the table came from, for messages.
+    /// - Throws: As ``load(pluginAt:replacing:maximumOutputBytes:)``, from the ABI check on.
+    @_spi(Fuzzing) @discardableResult
+    public func register(
+        pluginTable table: UnsafeRawPointer, path: String, replacing: Bool = false,
+        maximumOutputBytes: Int = SerializerRegistry.defaultMaximumPluginOutputBytes
+    ) throws(SluiceError) -> PluginSummary {
+        let plugin = try Self.wrap(table.assumingMemoryBound(to: sluice_plugin_table.self), path: path, maximumOutputBytes: maximumOutputBytes)
         try register(plugin, replacing: replacing)
         return PluginSummary(
             name: plugin.name, version: plugin.version, responseMediaTypes: plugin.responseMediaTypes.map(\.description),
@@ -74,6 +90,11 @@ extension SerializerRegistry {
             contents.free_buffer != nil, contents.media_type_count == 0 || contents.media_types != nil
         else {
             throw SluiceError(.pluginInvalid, "\(path): the plugin table has a null name, version or function")
+        }
+        // size_t arrives as Int: a count of 2^63 or more is negative here, and no array has that many entries.
+        guard contents.media_type_count >= 0 else {
+            throw SluiceError(
+                .pluginInvalid, "\(path): the plugin table claims \(UInt(bitPattern: contents.media_type_count)) media types")
         }
         var types: [MediaType] = []
         for index in 0..<contents.media_type_count {

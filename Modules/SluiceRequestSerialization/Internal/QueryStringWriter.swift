@@ -10,6 +10,9 @@ struct QueryStringWriter {
     let options: QueryStringSerialization.Options
     private(set) var output: [UInt8] = []
     private var prefix: [UInt8] = []
+    /// Whether a pair was written: the next one follows an `&`, even when the pairs so far wrote no
+    /// byte (a bare empty field).
+    private var wrotePair = false
 
     private static let openBracket = Array("%5B".utf8)
     private static let closeBracket = Array("%5D".utf8)
@@ -71,7 +74,8 @@ struct QueryStringWriter {
     }
 
     private mutating func emit(value: String?) {
-        if !output.isEmpty { output.append(UInt8(ascii: "&")) }
+        if wrotePair { output.append(UInt8(ascii: "&")) }
+        wrotePair = true
         output += prefix
         guard let value else { return }
         output.append(UInt8(ascii: "="))

@@ -1,7 +1,9 @@
 /* An example plugin written in C against sluice_plugin.h (the CSluicePluginABI product): it decodes
-   text/x-lines bodies (one value per line) into a JSON array of strings. Build it as a dynamic library
+   text/x-lines bodies (one value per line, UTF-8) into a JSON array of strings, and refuses a body with
+   a line that is not UTF-8. Build it as a dynamic library
    and load it with SerializerRegistry.load(pluginAt:). */
 #include <sluice_plugin.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +12,31 @@ static char *copy_message(const char *text) {
     char *message = malloc(length + 1);
     if (message) memcpy(message, text, length + 1);
     return message;
+}
+
+/* The length of the UTF-8 sequence at text[0] (of at most `length` bytes), or 0 when it is not well-formed
+   (RFC 3629: no overlong forms, no surrogates, nothing past U+10FFFF). JSON text is UTF-8, so a line that
+   is not cannot be copied into a JSON string as it is. */
+static size_t utf8_sequence(const uint8_t *text, size_t length) {
+    uint8_t lead = text[0];
+    if (lead < 0x80) return 1;
+    size_t count;
+    uint8_t low = 0x80, high = 0xBF;
+    if (lead >= 0xC2 && lead <= 0xDF) count = 2;
+    else if (lead >= 0xE0 && lead <= 0xEF) {
+        count = 3;
+        if (lead == 0xE0) low = 0xA0;
+        if (lead == 0xED) high = 0x9F;
+    } else if (lead >= 0xF0 && lead <= 0xF4) {
+        count = 4;
+        if (lead == 0xF0) low = 0x90;
+        if (lead == 0xF4) high = 0x8F;
+    } else return 0;
+    if (length < count) return 0;
+    if (text[1] < low || text[1] > high) return 0;
+    for (size_t index = 2; index < count; index++)
+        if (text[index] < 0x80 || text[index] > 0xBF) return 0;
+    return count;
 }
 
 static int32_t decode(const uint8_t *input, size_t input_length, const char *media_type, uint8_t **output,
@@ -28,10 +55,12 @@ static int32_t decode(const uint8_t *input, size_t input_length, const char *med
     size_t at = 0;
     json[at++] = '[';
     size_t start = 0;
+    size_t line = 0;
     int first = 1;
     for (size_t index = 0; index <= input_length; index++) {
         if (index < input_length && input[index] != '\n') continue;
         size_t end = index;
+        line++;
         if (end > start && input[end - 1] == '\r') end--;
         if (end > start || index < input_length) {
             if (!first) json[at++] = ',';
@@ -39,7 +68,19 @@ static int32_t decode(const uint8_t *input, size_t input_length, const char *med
             json[at++] = '"';
             for (size_t byte = start; byte < end; byte++) {
                 uint8_t c = input[byte];
-                if (c == '"' || c == '\\') {
+                if (c >= 0x80) {
+                    size_t count = utf8_sequence(input + byte, end - byte);
+                    if (count == 0) {
+                        free(json);
+                        char text[64];
+                        snprintf(text, sizeof text, "line %zu is not UTF-8", line);
+                        *error_message = copy_message(text);
+                        return SLUICE_PLUGIN_ERROR;
+                    }
+                    memcpy(json + at, input + byte, count);
+                    at += count;
+                    byte += count - 1;
+                } else if (c == '"' || c == '\\') {
                     json[at++] = '\\';
                     json[at++] = c;
                 } else if (c < 0x20) {

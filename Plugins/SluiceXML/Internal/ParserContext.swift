@@ -93,6 +93,14 @@ final class ParserContext {
         parser.routed { _ = xmlParseDocument(context) }
         parser.ended = true
         try parser.check(finishing: true)
+        // libxml2's in-memory parse takes a NUL character after the root element for the end of the
+        // input and never reads what follows; the push parser refuses the same bytes.
+        // (xmlByteConsumed is -1 when it cannot tell, for some encodings: nothing is refused then.)
+        let consumed = Int(xmlByteConsumed(context))
+        guard consumed < 0 || consumed >= bytes.count || bytes[consumed] != 0 else {
+            throw SluiceError(
+                .xmlMalformed, "the document has a NUL character after its root element, at byte \(consumed)")
+        }
         return parser
     }
 
