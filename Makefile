@@ -25,6 +25,7 @@ build: install
 	@mkdir -p .build
 	@$(SWIFT) build --build-tests 2>&1 | tee .build/sluice-build.log
 	@$(TESTENV)/check-warnings.sh .build/sluice-build.log
+	@SWIFT=$(SWIFT) $(TESTENV)/check-compile-time.sh
 
 ## test: the whole suite against freshly started servers, which are stopped afterwards. Every test uses
 ## Swift Testing, so XCTest's runner (which would only print "Executed 0 tests") is not started.

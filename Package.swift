@@ -133,6 +133,11 @@ let package = Package(
             name: "sluice-exit-probe", dependencies: ["SluiceTransport"], path: "Tests/ExitProbe"),
         tests("SluiceConformanceTests", dependencies: ["SluiceConformance"]),
         tests("SluiceTests", dependencies: ["Sluice", .product(name: "Logging", package: "swift-log")]),
+        // A new user's first program, every call in one function: the compiler must build it (quickly),
+        // and SluiceTests runs it against the test servers.
+        .executableTarget(
+            name: "sluice-first-hour", dependencies: ["Sluice", "SluiceXML", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/FirstHourProgram"),
         // Runs HTTPSessionManager calls with the default logger, for SluiceTests (nothing may reach stderr).
         .executableTarget(
             name: "sluice-logging-probe", dependencies: ["Sluice", .product(name: "Logging", package: "swift-log")],

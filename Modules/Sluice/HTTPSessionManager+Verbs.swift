@@ -62,7 +62,11 @@ extension HTTPSessionManager {
 
     /// A multipart `POST`: `parameters` as form fields, then the parts `constructingBody` appends;
     /// `progress` reports the upload.
-    public func post(
+    ///
+    /// It runs in its caller's isolation (`nonisolated(nonsending)`), where `constructingBody` runs
+    /// before anything is sent: a closure that captures the caller's state may be passed from the main
+    /// actor (an `@main` program's `main`) without being `Sendable`.
+    nonisolated(nonsending) public func post(
         _ urlString: String, parameters: Parameters? = nil, headers: HTTPHeaders = HTTPHeaders(),
         constructingBody: (any MultipartFormData) throws -> Void, progress: ProgressHandler? = nil
     ) async throws(SluiceError) -> HTTPSessionResponse<(any Sendable)?> {
@@ -98,8 +102,9 @@ extension HTTPSessionManager {
         try await request(.post, urlString, parameters: parameters, headers: headers, as: type, decoder: decoder, progress: progress)
     }
 
-    /// A multipart `POST`, the body decoded as `type`.
-    public func post<Value: Decodable & Sendable>(
+    /// A multipart `POST`, the body decoded as `type`. Runs in its caller's isolation, as
+    /// ``post(_:parameters:headers:constructingBody:progress:)`` does.
+    nonisolated(nonsending) public func post<Value: Decodable & Sendable>(
         _ urlString: String, parameters: Parameters? = nil, headers: HTTPHeaders = HTTPHeaders(),
         constructingBody: (any MultipartFormData) throws -> Void, as type: Value.Type,
         decoder: JSONDecoder = JSONDecoder(), progress: ProgressHandler? = nil

@@ -6,34 +6,8 @@ import Testing
 struct DefaultLoggingTests {
     /// Runs `sluice-logging-probe` against httpbin and returns its exit status, stdout and stderr.
     static func probe(_ mode: String) throws -> (status: Int32, output: String, errors: String) {
-        let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("sluice-logging-probe")
-        try #require(FileManager.default.isExecutableFile(atPath: tool.path), "build it with swift build --build-tests")
-        let process = Process()
-        process.executableURL = tool
-        process.arguments = [try Support.httpbin().absoluteString, mode]
-        // Files, not pipes: nothing to drain while the child runs.
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-logging-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let outputURL = directory.appendingPathComponent("stdout")
-        let errorsURL = directory.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorsURL.path, contents: nil)
-        let output = try FileHandle(forWritingTo: outputURL)
-        let errors = try FileHandle(forWritingTo: errorsURL)
-        defer {
-            try? output.close()
-            try? errors.close()
-        }
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        process.waitUntilExit()
-        return (
-            process.terminationStatus, try String(contentsOf: outputURL, encoding: .utf8),
-            try String(contentsOf: errorsURL, encoding: .utf8)
-        )
+        let outcome = try ChildProcess.run("sluice-logging-probe", arguments: [try Support.httpbin().absoluteString, mode])
+        return (outcome.status, outcome.output, outcome.errors)
     }
 
     @Test("with no set-up, successes, a 404 and a retried 500 write nothing to stderr")

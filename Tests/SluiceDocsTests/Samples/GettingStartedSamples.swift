@@ -21,6 +21,8 @@ enum GettingStartedSamples {
             _ = try await manager.get("forecast", parameters: ["city": "Atlantis"], as: Forecast.self)
         } catch where error.code == .unacceptableStatusCode {
             print(error.response?.statusCode ?? 0, String(decoding: error.body ?? Data(), as: UTF8.self))
+        } catch {
+            throw error
         }
     }
 

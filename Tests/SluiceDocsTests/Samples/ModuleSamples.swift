@@ -22,6 +22,19 @@ enum ModuleSamples {
         }
     }
 
+    static func exhaustiveCatch(manager: HTTPSessionManager) async throws {
+        struct Forecast: Decodable, Sendable { let city: String }
+        var lines: [String] = []
+        do {
+            _ = try await manager.get("forecast", as: Forecast.self)
+        } catch where error.code == .unacceptableStatusCode {
+            lines.append("refused: \(error.response?.statusCode ?? 0)")
+        } catch {
+            throw error
+        }
+        print(lines)
+    }
+
     static func errorBodies(manager: HTTPSessionManager) async {
         do {
             _ = try await manager.get("orders/42")
