@@ -118,6 +118,27 @@ struct ParametersTests {
         #expect(overflow?.code == .parametersEncodingFailed)
     }
 
+    @Test("a Decimal keeps its own digits: a decimal value, not a double")
+    func decimal() throws {
+        struct Price: Encodable {
+            var amount: Decimal
+            var list: [Decimal]
+        }
+        let amount = try #require(Decimal(string: "1.123456"))
+        let parameters = try Parameters(encoding: Price(amount: amount, list: [amount]))
+        #expect(parameters == ["amount": .decimal(amount), "list": [.decimal(amount)]])
+        #expect(parameters["amount"]?.description == "1.123456")
+        #expect(parameters["amount"]?.decimalValue == amount)
+        #expect(parameters["amount"]?.doubleValue == 1.123456)
+        #expect(Parameters.integer(2).decimalValue == 2)
+        #expect(Parameters.decimal(1.5) != .double(1.5))
+        #expect(Parameters.decimal(.nan) == .decimal(.nan))
+        #expect(Set<Parameters>([.decimal(amount), .decimal(amount)]).count == 1)
+        // Through Codable (JSONEncoder writes a Decimal as a number with its digits).
+        let json = String(decoding: try JSONEncoder().encode(parameters["amount"]!), as: UTF8.self)
+        #expect(json == "1.123456")
+    }
+
     @Test("Codable round trip through JSON")
     func codable() throws {
         let parameters: Parameters = ["a": [1, 2.5, "x", true, nil], "b": ["c": "d"]]

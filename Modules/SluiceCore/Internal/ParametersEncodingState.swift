@@ -105,7 +105,7 @@ struct ParametersEncodingState: Encoder {
         case let url as URL:
             target.content = .value(.string(url.absoluteString))
         case let decimal as Decimal:
-            target.content = .value(.double(NSDecimalNumber(decimal: decimal).doubleValue))
+            target.content = .value(.decimal(decimal))
         default:
             try value.encode(to: child(target, path))
         }

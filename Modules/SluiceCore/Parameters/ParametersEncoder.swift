@@ -6,7 +6,8 @@ import Foundation
 /// Keyed containers become dictionaries in declaration order, unkeyed containers arrays, and single
 /// values scalars. `nil` optionals encoded with `encodeIfPresent` (what synthesized conformances do)
 /// are left out; an explicit `encodeNil` gives ``Parameters/null``. `URL` becomes its absolute string,
-/// `Decimal` a double, and `Parameters` itself is taken as it is.
+/// `Decimal` a ``Parameters/decimal(_:)`` (written with its own digits, as Alamofire's form encoder
+/// writes it: `1.123456` stays `1.123456`), and `Parameters` itself is taken as it is.
 ///
 /// ```swift
 /// struct Query: Encodable { var pageSize: Int; var since: Date }
