@@ -84,7 +84,9 @@ extension Parameters {
         switch self {
         case .double(let value): value
         case .integer(let value): Double(value)
-        case .decimal(let value): NSDecimalNumber(decimal: value).doubleValue
+        // Read from the digits: `NSDecimalNumber.doubleValue` is off by one unit in the last place
+        // (1.123456 gives 1.1234560000000002).
+        case .decimal(let value): Double(value.description) ?? NSDecimalNumber(decimal: value).doubleValue
         default: nil
         }
     }

@@ -19,7 +19,7 @@ enum PropertyListConversion {
         case .decimal(let decimal):
             // Property lists have no decimal type: a real, the nearest double.
             guard !decimal.isNaN else { throw invalid("the decimal NaN") }
-            return NSDecimalNumber(decimal: decimal).doubleValue
+            return Parameters.decimal(decimal).doubleValue ?? NSDecimalNumber(decimal: decimal).doubleValue
         case .bool(let bool): return bool
         case .data(let data): return data
         case .null: throw invalid("null")
