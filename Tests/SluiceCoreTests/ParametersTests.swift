@@ -139,6 +139,19 @@ struct ParametersTests {
         #expect(json == "1.123456")
     }
 
+    @Test("a nil optional in a dictionary is left out by default, kept as null on request; in an array it stays null")
+    func nilOptionalsInDictionaries() throws {
+        let values: [String: String?] = ["a": "x", "b": nil]
+        #expect(try Parameters(encoding: values) == ["a": "x"])
+        #expect(try Parameters(encoding: ["outer": values]) == ["outer": ["a": "x"]])
+        var keeping = ParametersEncoder()
+        keeping.encodesNilOptionals = true
+        #expect(try keeping.encode(values) == ["a": "x", "b": nil])
+        let doubleOptional: [String: Int??] = ["n": .some(nil), "m": 1]
+        #expect(try Parameters(encoding: doubleOptional) == ["m": 1])
+        #expect(try Parameters(encoding: ["list": ["a", nil]] as [String: [String?]]) == ["list": ["a", nil]])
+    }
+
     @Test("Codable round trip through JSON")
     func codable() throws {
         let parameters: Parameters = ["a": [1, 2.5, "x", true, nil], "b": ["c": "d"]]
