@@ -152,6 +152,43 @@ struct ParametersTests {
         #expect(try Parameters(encoding: ["list": ["a", nil]] as [String: [String?]]) == ["list": ["a", nil]])
     }
 
+    class Animal: Encodable {
+        var legs = 4
+        var born = Date(timeIntervalSince1970: 0)
+        private enum CodingKeys: String, CodingKey { case legs, born }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(legs, forKey: .legs)
+            try container.encode(born, forKey: .born)
+        }
+    }
+
+    final class Dog: Animal {
+        var name = "Rex"
+        var price = Decimal(string: "19.99")!
+        private enum CodingKeys: String, CodingKey { case name, animal, tags }
+        override func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .name)
+            try super.encode(to: container.superEncoder(forKey: .animal))
+            try super.encode(to: container.superEncoder())
+            var tags = container.nestedUnkeyedContainer(forKey: .tags)
+            try tags.encode("good")
+            var price = tags.superEncoder().singleValueContainer()
+            try price.encode(self.price)
+        }
+    }
+
+    @Test("values written through superEncoder(forKey:), superEncoder() and an unkeyed superEncoder() are kept, strategies applied")
+    func superEncoders() throws {
+        let parameters = try ParametersEncoder(dateEncoding: .iso8601).encode(Dog())
+        let animal: Parameters = ["legs": 4, "born": "1970-01-01T00:00:00Z"]
+        #expect(parameters == [
+            "name": "Rex", "animal": animal, "super": animal, "tags": ["good", .decimal(Decimal(string: "19.99")!)],
+        ])
+        #expect(parameters.dictionaryValue?.keys.elementsEqual(["name", "animal", "super", "tags"]) == true)
+    }
+
     @Test("Codable round trip through JSON")
     func codable() throws {
         let parameters: Parameters = ["a": [1, 2.5, "x", true, nil], "b": ["c": "d"]]

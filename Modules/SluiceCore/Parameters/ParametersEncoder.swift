@@ -13,7 +13,14 @@ import Foundation
 /// `QueryStringSerialization.Options.nilEncoding`). `JSONEncoder` differs for dictionaries: it writes
 /// `null` for a `[String: T?]`'s nil values. In an unkeyed container (an array) a `nil` stays
 /// ``Parameters/null``, so the other elements keep their positions; an explicit `encodeNil` gives
-/// ``Parameters/null`` too. `URL` becomes its absolute string,
+/// ``Parameters/null`` too.
+///
+/// What a class writes through a super encoder is kept, as `JSONEncoder` keeps it: `superEncoder(forKey:)`
+/// under that key, `superEncoder()` under `super`, an unkeyed container's `superEncoder()` as its next
+/// element. The strategies apply to values encoded through the super encoder's containers
+/// (`superEncoder().singleValueContainer().encode(date)`); a value that encodes itself on it
+/// (`date.encode(to: superEncoder())`) uses its own conformance instead (a date its reference-date
+/// seconds, a `Decimal` its internal fields), as it would with any encoder. `URL` becomes its absolute string,
 /// `Decimal` a ``Parameters/decimal(_:)`` (written with its own digits, as Alamofire's form encoder
 /// writes it: `1.123456` stays `1.123456`), and `Parameters` itself is taken as it is.
 ///
