@@ -84,6 +84,8 @@ public indirect enum VectorEncodable: Encodable, Sendable {
     }
 
     /// Encodes the value as described in the type's documentation.
+    ///
+    /// - Throws: What `encoder`'s containers throw.
     public func encode(to encoder: any Encoder) throws {
         switch self {
         case .string(let value):
