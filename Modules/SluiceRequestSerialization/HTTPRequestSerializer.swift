@@ -6,7 +6,10 @@ import SluiceCore
 /// `AFHTTPRequestSerializer` does.
 ///
 /// - Parameters of `GET`, `HEAD` and `DELETE` (``httpMethodsEncodingParametersInURI``) go into the query,
-///   appended with `&` to a query the URL already has; other methods send them as an
+///   appended with `&` to a query the URL already has. That query is kept as the caller wrote it, escapes
+///   included, except characters a URL cannot hold, which are percent-encoded once (`?hd=[1]` is sent as
+///   `?hd=%5B1%5D`: Foundation's `URL` cannot carry `[`; see `HTTPRequest.init(urlString:)`). Other
+///   methods send them as an
 ///   `application/x-www-form-urlencoded` body (unless a `Content-Type` is already set). A `POST`
 ///   without parameters gets an empty body.
 /// - Default headers (`Accept-Language`, `User-Agent`, plus what you set) are added to every request
@@ -224,6 +227,8 @@ public final class HTTPRequestSerializer: RequestSerializer {
     }
 
     /// The URL with `query` appended: after `&` when it has a query, else after `?`; a fragment stays last.
+    /// The URL's own bytes and the query's are kept where a URL can hold them (a custom query closure's
+    /// text included: characters a URL cannot hold are percent-encoded once, escapes are kept).
     static func appending(query: String, to request: HTTPRequest) throws(SluiceError) -> URL {
         var text = request.url.absoluteString
         var fragment = ""
@@ -232,7 +237,7 @@ public final class HTTPRequestSerializer: RequestSerializer {
             text = String(text[..<hash])
         }
         text += (request.url.query != nil ? "&" : "?") + query + fragment
-        guard let url = URL(string: text) else {
+        guard let url = URLText.url(text) else {
             throw SluiceError(.invalidURL, "the query \(query.debugDescription) makes an invalid URL", request: request)
         }
         return url

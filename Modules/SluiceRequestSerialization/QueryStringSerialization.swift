@@ -181,7 +181,8 @@ public enum QueryStringSerialization {
     }
 
     /// The text a scalar contributes: strings as they are, integers in decimal, doubles in their
-    /// shortest form (integral values without a fraction: `2`), Booleans as `1`/`0` (or
+    /// shortest form (integral values without a fraction: `2`), decimals with their own digits (their
+    /// `description`: `1.123456`), Booleans as `1`/`0` (or
     /// `true`/`false` with ``Options/BoolEncoding/literal``), data as its UTF-8 text or, when not UTF-8,
     /// base64. `nil` for containers and null.
     public static func scalarText(_ value: Parameters, options: Options = .afNetworking) -> String? {
@@ -189,6 +190,7 @@ public enum QueryStringSerialization {
         case .string(let string): string
         case .integer(let integer): String(integer)
         case .double(let double): numberText(double)
+        case .decimal(let decimal): decimal.description
         case .bool(let bool):
             switch options.boolEncoding {
             case .numeric: bool ? "1" : "0"

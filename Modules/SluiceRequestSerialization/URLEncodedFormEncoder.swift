@@ -17,8 +17,11 @@ import SluiceCore
 public struct URLEncodedFormEncoder: Sendable {
     /// Array, Boolean, space, null, key order and key encodings. Default: AFNetworking's rules.
     public var options: QueryStringSerialization.Options
-    /// How `nil` optionals are written: `nil` (the default) leaves them out, as `JSONEncoder` does;
-    /// any ``QueryStringSerialization/Options/NilEncoding`` writes them as that encoding writes nulls.
+    /// How `nil` optionals in keyed containers (properties, and the values of a `[String: T?]`) are
+    /// written: `nil` (the default) leaves them out, as Alamofire's encoder does by default; any
+    /// ``QueryStringSerialization/Options/NilEncoding`` writes them as that encoding writes nulls. A `nil`
+    /// in an array is always a null, written by this encoding when it is set, else by ``options``'
+    /// `nilEncoding` (default: the bare key).
     public var nilOptionalEncoding: QueryStringSerialization.Options.NilEncoding?
     /// How dates are written. Default `.deferredToDate` (seconds since 2001 as a number).
     public var dateEncoding: ParametersEncoder.DateEncoding

@@ -5,9 +5,9 @@
 public struct XMLBorrowedAttributes: RandomAccessCollection {
     /// libxml2's SAX2 attribute array: five pointers per attribute (local name, prefix, URI, value
     /// start, value end).
-    private let fields: UnsafePointer<UnsafePointer<UInt8>?>?
+    let fields: UnsafePointer<UnsafePointer<UInt8>?>?
     /// The values, entity references already replaced.
-    private let values: UnsafePointer<UnsafeBufferPointer<UInt8>>?
+    let values: UnsafePointer<UnsafeBufferPointer<UInt8>>?
     /// The number of attributes.
     public let count: Int
 

@@ -22,9 +22,10 @@ import SluiceCore
 /// you keep (``XMLBorrowedEvent/event``, or a view's `string`). Text comes in libxml2's pieces: a run of
 /// character data may be several ``XMLBorrowedEvent/characters(_:)`` events.
 ///
-/// It is as safe as ``XMLEventParser`` and shares its setup: no network, no DTD loaded, entity
-/// declarations refused, 256 levels of nesting at most, errors with line and column. Events already
-/// delivered stay delivered when a later part of the document turns out to be malformed.
+/// ``XMLEventParser`` is a view of the same parse (its events are copies of these, text joined), so both
+/// have the same setup and limits: no network, no DTD loaded, entity declarations refused, 256 levels of
+/// nesting at most, errors with line and column. Events already delivered stay delivered when a later
+/// part of the document turns out to be malformed.
 ///
 /// A parser is used from one thread or task at a time.
 public final class XMLBorrowedEventParser {
@@ -53,7 +54,7 @@ public final class XMLBorrowedEventParser {
     ///
     /// - Throws: As ``feed(_:)-(UnsafeRawBufferPointer)``.
     public func feed(_ data: Data) throws(SluiceError) {
-        try data.withUnsafeBytes { bytes in Result { () throws(SluiceError) in try parser.feed(bytes) } }.get()
+        try parser.feed(data)
     }
 
     /// Ends the document: one that is not complete is malformed (a truncated or empty document).
@@ -70,9 +71,7 @@ public final class XMLBorrowedEventParser {
     public static func parse(_ data: Data, handler: (XMLBorrowedEvent) throws(SluiceError) -> Void) throws(SluiceError) {
         // The parser context (and the handler in it) is released before `parse` returns.
         let result = withoutActuallyEscaping(handler) { handler in
-            data.withUnsafeBytes { bytes in
-                Result { () throws(SluiceError) in _ = try ParserContext.parse(bytes, .borrowedEvents(handler)) }
-            }
+            Result { () throws(SluiceError) in _ = try ParserContext.parse(data, .borrowedEvents(handler)) }
         }
         try result.get()
     }

@@ -4,9 +4,9 @@
 /// **Valid only during the handler call that received it.** Compare without allocating with
 /// `name.localName == "item"`.
 public struct XMLBorrowedName {
-    private let local: UnsafePointer<UInt8>?
-    private let prefixPointer: UnsafePointer<UInt8>?
-    private let uriPointer: UnsafePointer<UInt8>?
+    let local: UnsafePointer<UInt8>?
+    let prefixPointer: UnsafePointer<UInt8>?
+    let uriPointer: UnsafePointer<UInt8>?
 
     @inline(__always)
     init(local: UnsafePointer<UInt8>?, prefix: UnsafePointer<UInt8>?, uri: UnsafePointer<UInt8>?) {

@@ -3,7 +3,7 @@
 /// **Valid only during the handler call that received it.**
 public struct XMLBorrowedNamespaces: RandomAccessCollection {
     /// libxml2's SAX2 namespace array: prefix and URI per declaration.
-    private let pairs: UnsafePointer<UnsafePointer<UInt8>?>?
+    let pairs: UnsafePointer<UnsafePointer<UInt8>?>?
     /// The number of declarations.
     public let count: Int
 

@@ -19,6 +19,10 @@ import SluiceCore
 /// }
 /// ```
 ///
+/// It is a view of the same parse as ``XMLBorrowedEventParser`` (one set of libxml2 handlers): each
+/// ``XMLEvent`` is a copy of what a ``XMLBorrowedEvent`` lends, with text pieces joined. Use the borrowed
+/// parser when a parse must allocate nothing per event.
+///
 /// It is as safe as ``XMLTree``: no network, no DTD loaded, entity declarations refused. Events
 /// already delivered stay delivered when a later part of the document turns out to be malformed:
 /// the error comes from the ``feed(_:)`` or ``finish()`` that found it, and no event follows it.
@@ -49,7 +53,7 @@ public final class XMLEventParser {
     ///
     /// - Throws: As ``feed(_:)-(UnsafeRawBufferPointer)``.
     public func feed(_ data: Data) throws(SluiceError) {
-        try data.withUnsafeBytes { bytes in Result { () throws(SluiceError) in try parser.feed(bytes) } }.get()
+        try parser.feed(data)
     }
 
     /// Ends the document: one that is not complete is malformed (a truncated or empty document).
@@ -63,9 +67,7 @@ public final class XMLEventParser {
     ///
     /// - Throws: As ``feed(_:)-(UnsafeRawBufferPointer)``.
     public static func parse(_ data: Data, handler: @escaping (XMLEvent) throws(SluiceError) -> Void) throws(SluiceError) {
-        _ = try data.withUnsafeBytes { bytes in
-            Result { () throws(SluiceError) in try ParserContext.parse(bytes, .events(handler)) }
-        }.get()
+        _ = try ParserContext.parse(data, .events(handler))
     }
 
     /// Parses a document that arrives in chunks (the body stream of `SessionManager.bytes(for:)`),

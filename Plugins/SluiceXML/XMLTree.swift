@@ -37,9 +37,7 @@ public struct XMLTree: Sendable, Equatable, Encodable {
     ///   (including an empty body) or ``SluiceCore/SluiceError/Code/xmlEntityRefused``.
     public init(parsing data: Data) throws(SluiceError) {
         let builder = TreeBuilder()
-        let parser = try data.withUnsafeBytes { bytes in
-            Result { () throws(SluiceError) in try ParserContext.parse(bytes, .events(builder.handle)) }
-        }.get()
+        let parser = try ParserContext.parse(data, .events(builder.handle))
         try self.init(builder, parser, source: data)
     }
 

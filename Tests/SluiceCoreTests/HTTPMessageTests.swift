@@ -96,6 +96,30 @@ struct HTTPMessageTests {
         #expect(HTTPResponse.reasonPhrase(forStatusCode: 499) == "Client Error")
         #expect(HTTPResponse.reasonPhrase(forStatusCode: 999) == "Unknown")
     }
+
+    @Test("a URL string keeps its bytes where a URL can hold them; what it cannot hold is escaped once", arguments: [
+        // Kept byte for byte: valid as written.
+        ("https://example.com/a?b=2&a=%5B1%5D&c&d=%7e#top", "https://example.com/a?b=2&a=%5B1%5D&c&d=%7e#top"),
+        // Foundation's URL cannot hold `[` or `]` in a query: percent-encoded (AFNetworking keeps them as NSURL does).
+        ("https://example.com/a?hd=[1]", "https://example.com/a?hd=%5B1%5D"),
+        // Escapes already there are kept (URL(string:) alone gave a%2520b and %252B).
+        ("https://example.com/a?q=a%20b|c&p=%2B", "https://example.com/a?q=a%20b%7Cc&p=%2B"),
+        ("https://example.com/a b/%41?x=1#f%20[x]#y", "https://example.com/a%20b/%41?x=1#f%20%5Bx%5D%23y"),
+        ("https://example.com/?a=100%&b=%zz", "https://example.com/?a=100%25&b=%25zz"),
+        ("https://example.com/caf\u{E9}?q=\u{6771}", "https://example.com/caf%C3%A9?q=%E6%9D%B1"),
+        // The authority is Foundation's: IPv6 brackets stay.
+        ("http://[::1]:8080/p?q=[1]", "http://[::1]:8080/p?q=%5B1%5D"),
+    ])
+    func urlStringBytes(written: String, sent: String) throws {
+        #expect(try HTTPRequest(urlString: written).url.absoluteString == sent)
+    }
+
+    @Test("a relative URL string keeps its escapes too")
+    func relativeURLStringBytes() throws {
+        let base = URL(string: "https://example.com/api/")!
+        #expect(try HTTPRequest(urlString: "items?q=a%20b|[c]", relativeTo: base).url.absoluteString
+            == "https://example.com/api/items?q=a%20b%7C%5Bc%5D")
+    }
 }
 
 @Suite("Framing and injection rules")

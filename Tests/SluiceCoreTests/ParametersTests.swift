@@ -118,6 +118,77 @@ struct ParametersTests {
         #expect(overflow?.code == .parametersEncodingFailed)
     }
 
+    @Test("a Decimal keeps its own digits: a decimal value, not a double")
+    func decimal() throws {
+        struct Price: Encodable {
+            var amount: Decimal
+            var list: [Decimal]
+        }
+        let amount = try #require(Decimal(string: "1.123456"))
+        let parameters = try Parameters(encoding: Price(amount: amount, list: [amount]))
+        #expect(parameters == ["amount": .decimal(amount), "list": [.decimal(amount)]])
+        #expect(parameters["amount"]?.description == "1.123456")
+        #expect(parameters["amount"]?.decimalValue == amount)
+        #expect(parameters["amount"]?.doubleValue == 1.123456)
+        #expect(Parameters.integer(2).decimalValue == 2)
+        #expect(Parameters.decimal(1.5) != .double(1.5))
+        #expect(Parameters.decimal(.nan) == .decimal(.nan))
+        #expect(Set<Parameters>([.decimal(amount), .decimal(amount)]).count == 1)
+        // Through Codable (JSONEncoder writes a Decimal as a number with its digits).
+        let json = String(decoding: try JSONEncoder().encode(parameters["amount"]!), as: UTF8.self)
+        #expect(json == "1.123456")
+    }
+
+    @Test("a nil optional in a dictionary is left out by default, kept as null on request; in an array it stays null")
+    func nilOptionalsInDictionaries() throws {
+        let values: [String: String?] = ["a": "x", "b": nil]
+        #expect(try Parameters(encoding: values) == ["a": "x"])
+        #expect(try Parameters(encoding: ["outer": values]) == ["outer": ["a": "x"]])
+        var keeping = ParametersEncoder()
+        keeping.encodesNilOptionals = true
+        #expect(try keeping.encode(values) == ["a": "x", "b": nil])
+        let doubleOptional: [String: Int??] = ["n": .some(nil), "m": 1]
+        #expect(try Parameters(encoding: doubleOptional) == ["m": 1])
+        #expect(try Parameters(encoding: ["list": ["a", nil]] as [String: [String?]]) == ["list": ["a", nil]])
+    }
+
+    class Animal: Encodable {
+        var legs = 4
+        var born = Date(timeIntervalSince1970: 0)
+        private enum CodingKeys: String, CodingKey { case legs, born }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(legs, forKey: .legs)
+            try container.encode(born, forKey: .born)
+        }
+    }
+
+    final class Dog: Animal {
+        var name = "Rex"
+        var price = Decimal(string: "19.99")!
+        private enum CodingKeys: String, CodingKey { case name, animal, tags }
+        override func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .name)
+            try super.encode(to: container.superEncoder(forKey: .animal))
+            try super.encode(to: container.superEncoder())
+            var tags = container.nestedUnkeyedContainer(forKey: .tags)
+            try tags.encode("good")
+            var price = tags.superEncoder().singleValueContainer()
+            try price.encode(self.price)
+        }
+    }
+
+    @Test("values written through superEncoder(forKey:), superEncoder() and an unkeyed superEncoder() are kept, strategies applied")
+    func superEncoders() throws {
+        let parameters = try ParametersEncoder(dateEncoding: .iso8601).encode(Dog())
+        let animal: Parameters = ["legs": 4, "born": "1970-01-01T00:00:00Z"]
+        #expect(parameters == [
+            "name": "Rex", "animal": animal, "super": animal, "tags": ["good", .decimal(Decimal(string: "19.99")!)],
+        ])
+        #expect(parameters.dictionaryValue?.keys.elementsEqual(["name", "animal", "super", "tags"]) == true)
+    }
+
     @Test("Codable round trip through JSON")
     func codable() throws {
         let parameters: Parameters = ["a": [1, 2.5, "x", true, nil], "b": ["c": "d"]]

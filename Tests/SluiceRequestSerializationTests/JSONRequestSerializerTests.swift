@@ -39,6 +39,7 @@ struct JSONRequestSerializerTests {
 
     @Test("values JSON cannot hold are typed errors, never crashes", arguments: [
         Parameters.set([1]), .data(Data([1])), .double(.nan), .double(.infinity), ["deep": [["x": .double(-.infinity)]]],
+        .decimal(.nan),
     ])
     func invalidValues(value: Parameters) {
         let error = #expect(throws: SluiceError.self) {

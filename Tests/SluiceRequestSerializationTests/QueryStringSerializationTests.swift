@@ -47,6 +47,22 @@ struct QueryStringSerializationTests {
         #expect(QueryStringSerialization.serialize(parameters) == "a%5Bx%5D=y%20z&b%5B%5D=1&b%5B%5D=2&n")
     }
 
+    @Test("a decimal's own digits in a query, a form body and multipart form fields")
+    func decimalDigits() throws {
+        let amount = try #require(Decimal(string: "1.123456"))
+        let parameters = try Parameters(encoding: ["amount": amount])
+        #expect(QueryStringSerialization.serialize(parameters) == "amount=1.123456")
+        #expect(QueryStringSerialization.formFields(from: parameters) == [FormField(name: "amount", value: Data("1.123456".utf8))])
+        let serializer = HTTPRequestSerializer()
+        let request = try serializer.request(method: .post, urlString: "https://example.com", parameters: parameters)
+        guard case .bytes(let body) = request.body else {
+            Issue.record("the form body is not bytes: \(request.body)")
+            return
+        }
+        #expect(body == Data("amount=1.123456".utf8))
+        #expect(serializer.formFields(from: parameters)?.first?.value == Data("1.123456".utf8))
+    }
+
     @Test("custom array key closure")
     func customArrayKeys() {
         var options = QueryStringSerialization.Options()

@@ -65,6 +65,18 @@ struct URLEncodedFormEncoderTests {
         #expect(nickname == (encoding != nil && encoding.map { if case .dropKey = $0 { false } else { true } } == true))
     }
 
+    @Test("nil values of a dictionary of optionals: left out by default, or written by the chosen nil encoding", arguments: [
+        (QueryStringSerialization.Options.NilEncoding?.none, "a=x"),
+        (.some(.dropKey), "a=x"),
+        (.some(.dropValue), "a=x&b="),
+        (.some(.null), "a=x&b=null"),
+        (.some(.bareKey), "a=x&b"),
+    ])
+    func dictionaryNilEncoding(encoding: QueryStringSerialization.Options.NilEncoding?, expected: String) throws {
+        let values: [String: String?] = ["a": "x", "b": nil]
+        #expect(try URLEncodedFormEncoder(nilOptionalEncoding: encoding).encode(values) == expected)
+    }
+
     @Test("dates and data strategies")
     func strategies() throws {
         struct Stamp: Encodable {

@@ -23,6 +23,30 @@ struct ResponseSerializerTests {
         for result in results where !result.passed { Issue.record("\(result.id): \(result.detail ?? "")") }
     }
 
+    @Test("a declared charset that cannot decode the body is a typed error carrying the body; no charset falls back to Latin-1")
+    func stringCharsets() throws {
+        let latin1 = Data([0x63, 0x61, 0x66, 0xE9])
+        func response(_ contentType: String) throws -> HTTPResponse {
+            var headers = HTTPHeaders()
+            try headers.set(name: "Content-Type", value: contentType)
+            return HTTPResponse(statusCode: 200, headers: headers)
+        }
+        let serializer = StringResponseSerializer()
+        let error = #expect(throws: SluiceError.self) {
+            try serializer.serialize(request: nil, response: response("text/plain; charset=utf-8"), body: latin1)
+        }
+        #expect(error?.code == .stringDecodingFailed)
+        #expect(error?.body == latin1)
+        #expect(error?.response?.statusCode == 200)
+        #expect(error?.message.contains("utf-8") == true)
+        let unknown = #expect(throws: SluiceError.self) {
+            try serializer.serialize(request: nil, response: response("text/plain; charset=klingon"), body: Data("x".utf8))
+        }
+        #expect(unknown?.code == .stringDecodingFailed)
+        #expect(try serializer.serialize(request: nil, response: response("text/plain"), body: latin1) == "café")
+        #expect(try serializer.serialize(request: nil, response: response("text/plain; charset=ISO-8859-1"), body: latin1) == "café")
+    }
+
     @Test("httpbin /json decodes to a tree and to a Decodable type")
     func json() async throws {
         let response = try await fetch("/json")

@@ -124,4 +124,24 @@ struct XMLEventParserTests {
         let error = await #expect(throws: SluiceError.self) { try await XMLEventParser.parse(chunks) { _ in } }
         #expect(error?.code == .bodyStreamFailed)
     }
+
+    @Test("text gathered before an element past the depth limit is delivered before the error, whole and in chunks")
+    func textBeforeDepthLimit() throws {
+        let document = Data((String(repeating: "<a>", count: 256) + "tail text<b/>" + String(repeating: "</a>", count: 256)).utf8)
+        for chunk in [document.count, 7] {
+            var events: [XMLEvent] = []
+            let error = #expect(throws: SluiceError.self) {
+                let parser = try XMLEventParser { events.append($0) }
+                var offset = 0
+                while offset < document.count {
+                    try parser.feed(document[offset..<min(offset + chunk, document.count)])
+                    offset += chunk
+                }
+                try parser.finish()
+            }
+            #expect(error?.code == .xmlMalformed)
+            #expect(events.count == 257)
+            #expect(events.last == .characters("tail text"))
+        }
+    }
 }

@@ -6,7 +6,8 @@ import Musl
 import Darwin
 #endif
 
-/// A value guarded by a lock, for state that many threads read and change.
+/// A value guarded by a lock, for state that many threads read and change. Machinery of Sluice's
+/// modules (visible inside this package only); a client that needs a lock uses its own.
 ///
 /// The value and a pthread mutex live in one allocation. ThreadSanitizer understands pthread
 /// mutexes, so the test suite runs under `--sanitize=thread` without false reports (the standard
@@ -16,18 +17,18 @@ import Darwin
 /// let counter = Locked(0)
 /// counter.withLock { $0 += 1 }
 /// ```
-public final class Locked<Value: Sendable>: @unchecked Sendable {
+package final class Locked<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let storage: LockedStorage<Value>
 
     /// Guards `value`.
     @inlinable
-    public init(_ value: Value) { storage = LockedStorage.make(value) }
+    package init(_ value: Value) { storage = LockedStorage.make(value) }
 
     /// Runs `body` with exclusive access to the value and returns what it returns.
     ///
     /// - Throws: What `body` throws; the lock is released either way.
     @inlinable
-    public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
+    package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
         try storage.withLock(body)
     }
 }

@@ -82,7 +82,7 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
         body: HTTPBody = .none, timeout: TimeInterval? = nil
     ) {
         let string = literal.description
-        guard let url = URL(string: string), Self.problem(with: url) == nil else {
+        guard let url = URLText.url(string), Self.problem(with: url) == nil else {
             preconditionFailure("HTTPRequest(url:) needs an absolute http or https URL with a host, got \(string.debugDescription)")
         }
         self.init(url: url, method: method, headers: headers, body: body, timeout: timeout)
@@ -91,6 +91,13 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
     /// Creates a request from a URL string made at run time, resolved against `baseURL` when given
     /// (default `nil`: `string` is absolute).
     ///
+    /// The path, query and fragment keep the bytes written wherever a URL can hold them, escapes
+    /// included (`%20` stays `%20`, `%2B` stays `%2B`). A character a URL cannot hold there is
+    /// percent-encoded once, since Foundation's `URL` has no way to carry it: `?hd=[1]` becomes
+    /// `?hd=%5B1%5D`, a space `%20`, `|` `%7C`, a `%` not followed by two hex digits `%25`, non-ASCII
+    /// characters their UTF-8 bytes. (AFNetworking keeps the string as `NSURL` holds it; on Linux, where
+    /// `URL(string:)` alone would also re-escape the `%` of escapes already there, Sluice keeps those.)
+    ///
     /// - Throws: ``SluiceError`` with code ``SluiceError/Code/invalidURL`` when `string` does not make an
     ///   absolute `http` or `https` URL with a host, ``SluiceError/Code/invalidMethod`` for a method that
     ///   is not an HTTP token, ``SluiceError/Code/invalidTimeout`` for a timeout that is not positive.
@@ -98,7 +105,7 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
         urlString string: String, relativeTo baseURL: URL? = nil, method: HTTPMethod = .get,
         headers: HTTPHeaders = HTTPHeaders(), body: HTTPBody = .none, timeout: TimeInterval? = nil
     ) throws(SluiceError) {
-        guard let url = URL(string: string, relativeTo: baseURL)?.absoluteURL else {
+        guard let url = URLText.url(string, relativeTo: baseURL)?.absoluteURL else {
             throw SluiceError(.invalidURL, "cannot parse URL \(string.debugDescription)"
                 + (baseURL.map { " relative to \($0.absoluteString)" } ?? ""))
         }

@@ -105,7 +105,7 @@ struct ParametersEncodingState: Encoder {
         case let url as URL:
             target.content = .value(.string(url.absoluteString))
         case let decimal as Decimal:
-            target.content = .value(.double(NSDecimalNumber(decimal: decimal).doubleValue))
+            target.content = .value(.decimal(decimal))
         default:
             try value.encode(to: child(target, path))
         }
@@ -184,6 +184,12 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        // A nil optional written with `encode` (a `[String: T?]`'s entries, hand-written conformances):
+        // left out, or null, exactly as one written with `encodeIfPresent`.
+        if let optional = value as? any NilTestable, optional.isNil {
+            if state.options.encodesNilOptionals { put(.null, key) }
+            return
+        }
         let node = ParametersNode()
         try state.encode(value, into: node, path: codingPath + [key])
         state.node.set(node, for: state.encodedKey(key))
@@ -287,6 +293,21 @@ private struct SingleValueContainer: SingleValueEncodingContainer {
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         try state.encode(value, into: state.node, path: codingPath)
+    }
+}
+
+/// An `Optional` seen through a generic `Encodable`, to tell a nil one.
+private protocol NilTestable {
+    /// Whether the value is `nil`, or an optional whose wrapped value is (`.some(nil)`).
+    var isNil: Bool { get }
+}
+
+extension Optional: NilTestable {
+    fileprivate var isNil: Bool {
+        switch self {
+        case .none: true
+        case .some(let wrapped): (wrapped as? any NilTestable)?.isNil ?? false
+        }
     }
 }
 

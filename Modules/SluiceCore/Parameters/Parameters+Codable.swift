@@ -4,7 +4,8 @@ import OrderedCollections
 extension Parameters: Codable {
     /// Encodes the tree as the encoder's native values: a dictionary as a keyed container in its
     /// order, an array as an unkeyed container, a set as an unkeyed container sorted by description,
-    /// ``null`` as nil, and data through `Data`'s own encoding (base64 in `JSONEncoder` by default).
+    /// ``null`` as nil, data through `Data`'s own encoding (base64 in `JSONEncoder` by default), and a
+    /// decimal as a `Decimal` (a number with its digits in `JSONEncoder`).
     public func encode(to encoder: any Encoder) throws {
         switch self {
         case .string(let value):
@@ -14,6 +15,9 @@ extension Parameters: Codable {
             var container = encoder.singleValueContainer()
             try container.encode(value)
         case .double(let value):
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        case .decimal(let value):
             var container = encoder.singleValueContainer()
             try container.encode(value)
         case .bool(let value):

@@ -21,6 +21,10 @@ public enum Parameters: Sendable {
     case integer(Int)
     /// A floating-point number.
     case double(Double)
+    /// A decimal number, written with its own digits (its `description`: `1.123456`, never
+    /// `1.1234560000000002`) in query strings, form bodies and JSON. ``ParametersEncoder`` makes one
+    /// from a `Decimal`.
+    case decimal(Decimal)
     /// A Boolean.
     case bool(Bool)
     /// An explicit null (`NSNull`): in a query string, the bare key.
@@ -74,11 +78,23 @@ extension Parameters {
     public var stringValue: String? { if case .string(let value) = self { value } else { nil } }
     /// The integer, when this is ``integer(_:)``.
     public var intValue: Int? { if case .integer(let value) = self { value } else { nil } }
-    /// The number, when this is ``double(_:)`` or ``integer(_:)``.
+    /// The number, when this is ``double(_:)``, ``integer(_:)`` or ``decimal(_:)`` (the nearest double,
+    /// which may lose digits).
     public var doubleValue: Double? {
         switch self {
         case .double(let value): value
         case .integer(let value): Double(value)
+        // Read from the digits: `NSDecimalNumber.doubleValue` is off by one unit in the last place
+        // (1.123456 gives 1.1234560000000002).
+        case .decimal(let value): Double(value.description) ?? NSDecimalNumber(decimal: value).doubleValue
+        default: nil
+        }
+    }
+    /// The number, when this is ``decimal(_:)`` or ``integer(_:)`` (both exact).
+    public var decimalValue: Decimal? {
+        switch self {
+        case .decimal(let value): value
+        case .integer(let value): Decimal(value)
         default: nil
         }
     }
@@ -109,13 +125,15 @@ extension Parameters {
 // MARK: - Equality
 
 extension Parameters: Hashable {
-    /// Structural equality; dictionaries compare without regard to key order. Integers and doubles
-    /// are different values (`1` is not `1.0`).
+    /// Structural equality; dictionaries compare without regard to key order. Integers, doubles and
+    /// decimals are different values (`1` is not `1.0`, and `.decimal(1.5)` is not `.double(1.5)`).
+    /// NaN equals NaN.
     public static func == (lhs: Parameters, rhs: Parameters) -> Bool {
         switch (lhs, rhs) {
         case (.string(let a), .string(let b)): a == b
         case (.integer(let a), .integer(let b)): a == b
         case (.double(let a), .double(let b)): a == b || (a.isNaN && b.isNaN)
+        case (.decimal(let a), .decimal(let b)): a == b || (a.isNaN && b.isNaN)
         case (.bool(let a), .bool(let b)): a == b
         case (.null, .null): true
         case (.data(let a), .data(let b)): a == b
@@ -138,6 +156,7 @@ extension Parameters: Hashable {
         case .data(let value): hasher.combine(5); hasher.combine(value)
         case .array(let value): hasher.combine(6); hasher.combine(value)
         case .set(let value): hasher.combine(7); hasher.combine(value)
+        case .decimal(let value): hasher.combine(9); hasher.combine(value.isNaN ? .nan : value)
         case .dictionary(let value):
             hasher.combine(8)
             hasher.combine(value.count)
@@ -189,6 +208,7 @@ extension Parameters: CustomStringConvertible {
         case .string(let value): value.debugDescription
         case .integer(let value): String(value)
         case .double(let value): String(value)
+        case .decimal(let value): value.description
         case .bool(let value): String(value)
         case .null: "null"
         case .data(let value): "<\(value.count) bytes>"

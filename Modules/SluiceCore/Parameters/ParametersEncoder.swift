@@ -4,9 +4,25 @@ import Foundation
 /// Alamofire's form encoder expect.
 ///
 /// Keyed containers become dictionaries in declaration order, unkeyed containers arrays, and single
-/// values scalars. `nil` optionals encoded with `encodeIfPresent` (what synthesized conformances do)
-/// are left out; an explicit `encodeNil` gives ``Parameters/null``. `URL` becomes its absolute string,
-/// `Decimal` a double, and `Parameters` itself is taken as it is.
+/// values scalars. A `nil` optional in a keyed container is left out by default, however it is written:
+/// with `encodeIfPresent` (what synthesized conformances do) or with `encode` (what a dictionary of
+/// optionals, `[String: T?]`, does); ``encodesNilOptionals`` keeps it as ``Parameters/null``. This
+/// follows Alamofire's `URLEncodedFormEncoder`, whose default `NilEncoding.dropKey` leaves nil values
+/// out; AFNetworking has no encoder (its dictionaries cannot hold nil, and the `NSNull` they hold
+/// instead is what ``Parameters/null`` is, written as a bare key by default; see
+/// `QueryStringSerialization.Options.nilEncoding`). `JSONEncoder` differs for dictionaries: it writes
+/// `null` for a `[String: T?]`'s nil values. In an unkeyed container (an array) a `nil` stays
+/// ``Parameters/null``, so the other elements keep their positions; an explicit `encodeNil` gives
+/// ``Parameters/null`` too.
+///
+/// What a class writes through a super encoder is kept, as `JSONEncoder` keeps it: `superEncoder(forKey:)`
+/// under that key, `superEncoder()` under `super`, an unkeyed container's `superEncoder()` as its next
+/// element. The strategies apply to values encoded through the super encoder's containers
+/// (`superEncoder().singleValueContainer().encode(date)`); a value that encodes itself on it
+/// (`date.encode(to: superEncoder())`) uses its own conformance instead (a date its reference-date
+/// seconds, a `Decimal` its internal fields), as it would with any encoder. `URL` becomes its absolute string,
+/// `Decimal` a ``Parameters/decimal(_:)`` (written with its own digits, as Alamofire's form encoder
+/// writes it: `1.123456` stays `1.123456`), and `Parameters` itself is taken as it is.
 ///
 /// ```swift
 /// struct Query: Encodable { var pageSize: Int; var since: Date }
@@ -70,8 +86,9 @@ public struct ParametersEncoder: Sendable {
     public var dataEncoding: DataEncoding
     /// How keys are written. Default ``KeyEncoding/useDefaultKeys``.
     public var keyEncoding: KeyEncoding
-    /// Whether `nil` optionals (which synthesized conformances encode with `encodeIfPresent`) become
-    /// ``Parameters/null`` instead of being left out. Default `false`, as `JSONEncoder` does.
+    /// Whether `nil` optionals in keyed containers (written with `encodeIfPresent`, as synthesized
+    /// conformances do, or with `encode`, as a `[String: T?]` does) become ``Parameters/null`` instead
+    /// of being left out. Default `false`: left out, as Alamofire's form encoder does by default.
     public var encodesNilOptionals: Bool = false
 
     /// Creates an encoder with the given strategies (defaults: deferred dates, raw data, keys as declared).

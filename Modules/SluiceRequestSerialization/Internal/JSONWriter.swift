@@ -11,7 +11,7 @@ struct JSONWriter {
     /// The JSON text of `value`.
     ///
     /// - Throws: ``SluiceError`` with code ``SluiceError/Code/jsonInvalidValue`` for a set, data or a
-    ///   non-finite number, naming where in the tree it is.
+    ///   non-finite number (a decimal NaN included), naming where in the tree it is.
     static func write(_ value: Parameters, options: JSONWritingOptions) throws(SluiceError) -> Data {
         var writer = JSONWriter(options: options)
         try writer.write(value, depth: 0, path: [])
@@ -25,6 +25,10 @@ struct JSONWriter {
         case .double(let double):
             guard double.isFinite else { throw invalid("the non-finite number \(double)", path) }
             output += Array(QueryStringSerialization.numberText(double).utf8)
+        case .decimal(let decimal):
+            // A decimal's description is plain notation (`-12.5`, `0.001`), which is JSON's number syntax.
+            guard !decimal.isNaN else { throw invalid("the decimal NaN", path) }
+            output += Array(decimal.description.utf8)
         case .bool(let bool): output += Array((bool ? "true" : "false").utf8)
         case .null: output += Array("null".utf8)
         case .data: throw invalid("data", path)

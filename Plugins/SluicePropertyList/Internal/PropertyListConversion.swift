@@ -16,6 +16,10 @@ enum PropertyListConversion {
         case .double(let double):
             guard double.isFinite else { throw invalid("the non-finite number \(double)") }
             return double
+        case .decimal(let decimal):
+            // Property lists have no decimal type: a real, the nearest double.
+            guard !decimal.isNaN else { throw invalid("the decimal NaN") }
+            return Parameters.decimal(decimal).doubleValue ?? NSDecimalNumber(decimal: decimal).doubleValue
         case .bool(let bool): return bool
         case .data(let data): return data
         case .null: throw invalid("null")

@@ -3,17 +3,21 @@ import Foundation
 import SluiceCore
 
 /// What one parse keeps while libxml2 calls back into Sluice: where events go, the first error
-/// libxml2 reported, Sluice's own reason to stop (an entity refused, the handler's error), text being
-/// gathered into one event, and the names already turned into Swift strings.
+/// libxml2 reported, and Sluice's own reason to stop (an entity refused, the depth limit, the
+/// handler's error).
+///
+/// Every streaming parse delivers borrowed events (``deliver(borrowed:)``); an owned-event parse sends
+/// them through an ``OwnedEventView``, which gathers text and makes the ``XMLEvent``s.
 ///
 /// Reached from the callbacks through the parser context's `_private` field; used on the thread that
 /// drives the parse only.
 final class ParseState {
     /// What the parse produces.
     enum Output {
-        /// Events handed to a handler (a SAX-style parse; no document is built).
+        /// Events handed to a handler (a SAX-style parse; no document is built), made from the borrowed
+        /// events by an ``OwnedEventView``.
         case events((XMLEvent) throws(SluiceError) -> Void)
-        /// Borrowed events handed to a handler: views of libxml2's buffers, no values made.
+        /// Borrowed events handed to a handler as they are: views of libxml2's buffers, no values made.
         case borrowedEvents((XMLBorrowedEvent) throws(SluiceError) -> Void)
         /// A libxml2 document (libxml2's own tree builder, with Sluice's refusals).
         case tree
@@ -26,8 +30,6 @@ final class ParseState {
         var stopped = false
         /// The elements open.
         var depth = 0
-        var text: [UInt8] = []
-        var cdata: [UInt8] = []
     }
 
     let output: Output
@@ -41,10 +43,10 @@ final class ParseState {
     /// The messages libxml2 sent through its generic channel during this parse (at most
     /// ``maximumMessages``), for a halt that came with no structured error.
     private(set) var messages: [String] = []
-    /// The strings of the names libxml2 hands over.
-    let names = NameCache()
 
-    private let handler: ((XMLEvent) throws(SluiceError) -> Void)?
+    /// The owned-event view the borrowed events go through, for an owned-event parse.
+    private let view: OwnedEventView?
+    /// The handler of a borrowing parse.
     private let borrowedHandler: ((XMLBorrowedEvent) throws(SluiceError) -> Void)?
     private let hot = UnsafeMutablePointer<Hot>.allocate(capacity: 1)
     /// The attribute values of the element starting, for borrowed events.
@@ -54,13 +56,13 @@ final class ParseState {
         self.output = output
         switch output {
         case .events(let handler):
-            self.handler = handler
+            view = OwnedEventView(handler: handler)
             borrowedHandler = nil
         case .borrowedEvents(let handler):
-            self.handler = nil
+            view = nil
             borrowedHandler = handler
         case .tree:
-            handler = nil
+            view = nil
             borrowedHandler = nil
         }
         hot.initialize(to: Hot())
@@ -167,32 +169,36 @@ final class ParseState {
     func leave() { hot.pointee.depth -= 1 }
 
     private func refuseDepth() {
+        // Text gathered before the element that goes too deep is delivered first, as it would be
+        // before any other event.
+        flushText()
         let (line, column) = position
         stop(with: Self.malformed(XMLDiagnostic(
             line: line, column: column, code: Int(XML_ERR_INTERNAL_ERROR.rawValue),
             message: "Excessive depth in document: \(Self.maximumDepth)")))
     }
 
-    /// A Swift string for a libxml2 name, made once per distinct name.
+    /// Delivers a borrowed event, unless the parse was stopped; a handler's error stops it.
     @inline(__always)
-    func name(_ pointer: UnsafePointer<xmlChar>?) -> String? { names.string(pointer) }
-
-    @inline(__always)
-    func deliver(_ event: XMLEvent) {
-        guard !hot.pointee.stopped, let handler else { return }
+    func deliver(borrowed event: XMLBorrowedEvent) {
+        guard !hot.pointee.stopped else { return }
         do {
-            try handler(event)
+            if let view {
+                try view.handle(event)
+            } else if let borrowedHandler {
+                try borrowedHandler(event)
+            }
         } catch {
             stop(with: error)
         }
     }
 
-    /// Delivers a borrowed event, unless the parse was stopped; a handler's error stops it.
-    @inline(__always)
-    func deliver(borrowed event: XMLBorrowedEvent) {
-        guard !hot.pointee.stopped, let borrowedHandler else { return }
+    /// Delivers the text an owned-event parse has gathered (before the end of the document), unless
+    /// the parse was stopped; a handler's error stops it.
+    func flushText() {
+        guard !hot.pointee.stopped, let view else { return }
         do {
-            try borrowedHandler(event)
+            try view.flush()
         } catch {
             stop(with: error)
         }
@@ -205,48 +211,5 @@ final class ParseState {
         _ fields: UnsafePointer<UnsafePointer<xmlChar>?>, count: Int
     ) -> UnsafePointer<UnsafeBufferPointer<UInt8>> {
         attributeValues.pointee.load(fields, count: count)
-    }
-
-    /// Gathers character data (or CDATA) into one event; runs longer than
-    /// ``XMLEvent/maximumTextBytes`` are delivered in pieces cut at the same places whatever the chunks.
-    func gather(_ bytes: UnsafePointer<xmlChar>?, count: Int32, cdata isCDATA: Bool) {
-        guard let bytes, count > 0, !hot.pointee.stopped else { return }
-        let chunk = UnsafeBufferPointer(start: bytes, count: Int(count))
-        if isCDATA {
-            if !hot.pointee.text.isEmpty { flushText() }
-            hot.pointee.cdata.append(contentsOf: chunk)
-            while hot.pointee.cdata.count >= XMLEvent.maximumTextBytes { deliverPiece(of: &hot.pointee.cdata, as: XMLEvent.cdata) }
-        } else {
-            if !hot.pointee.cdata.isEmpty { flushText() }
-            hot.pointee.text.append(contentsOf: chunk)
-            while hot.pointee.text.count >= XMLEvent.maximumTextBytes { deliverPiece(of: &hot.pointee.text, as: XMLEvent.characters) }
-        }
-    }
-
-    /// Delivers gathered text before any other event.
-    @inline(__always)
-    func flushText() {
-        if !hot.pointee.text.isEmpty || !hot.pointee.cdata.isEmpty { flushGatheredText() }
-    }
-
-    private func flushGatheredText() {
-        if !hot.pointee.text.isEmpty {
-            let string = String(decoding: hot.pointee.text, as: UTF8.self)
-            hot.pointee.text.removeAll(keepingCapacity: true)
-            deliver(.characters(string))
-        }
-        if !hot.pointee.cdata.isEmpty {
-            let string = String(decoding: hot.pointee.cdata, as: UTF8.self)
-            hot.pointee.cdata.removeAll(keepingCapacity: true)
-            deliver(.cdata(string))
-        }
-    }
-
-    private func deliverPiece(of buffer: inout [UInt8], as event: (String) -> XMLEvent) {
-        var cut = XMLEvent.maximumTextBytes
-        while cut > 0, cut < buffer.count, buffer[cut] & 0xC0 == 0x80 { cut -= 1 }  // not inside a UTF-8 sequence
-        let piece = String(decoding: buffer[..<cut], as: UTF8.self)
-        buffer.removeFirst(cut)
-        deliver(event(piece))
     }
 }

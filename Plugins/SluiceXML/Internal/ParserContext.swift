@@ -1,4 +1,5 @@
 import CLibXML2
+import Foundation
 import SluiceCore
 
 /// One libxml2 parser context with Sluice's handlers and options: a push parser fed chunk by chunk,
@@ -102,6 +103,20 @@ final class ParserContext {
                 .xmlMalformed, "the document has a NUL character after its root element, at byte \(consumed)")
         }
         return parser
+    }
+
+    /// Parses all of `data` at once, as ``parse(_:_:)-(UnsafeRawBufferPointer,_)`` does.
+    ///
+    /// - Throws: As ``parse(_:_:)-(UnsafeRawBufferPointer,_)``.
+    static func parse(_ data: Data, _ output: ParseState.Output) throws(SluiceError) -> ParserContext {
+        try data.withUnsafeBytes { bytes in Result { () throws(SluiceError) in try parse(bytes, output) } }.get()
+    }
+
+    /// Parses the next chunk of `data`, as ``feed(_:)-(UnsafeRawBufferPointer)`` does.
+    ///
+    /// - Throws: As ``feed(_:)-(UnsafeRawBufferPointer)``.
+    func feed(_ data: Data) throws(SluiceError) {
+        try data.withUnsafeBytes { bytes in Result { () throws(SluiceError) in try feed(bytes) } }.get()
     }
 
     /// Parses the next chunk.

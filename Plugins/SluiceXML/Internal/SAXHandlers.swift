@@ -1,19 +1,23 @@
 import CLibXML2
 import SluiceCore
 
-/// The SAX handlers Sluice gives libxml2: the event handlers of a streaming parse, and the
-/// refusals and error capture that every kind of parse uses (events, borrowed events, tree); the
-/// borrowed events' own handlers are ``BorrowedSAXHandlers``.
+/// The SAX handlers Sluice gives libxml2: one set of event handlers for every streaming parse, and the
+/// refusals and error capture that every kind of parse uses (events, borrowed events, tree).
+///
+/// The event handlers make no Swift value: each hands ``ParseState`` an ``XMLBorrowedEvent`` of the
+/// pointers libxml2 passes in, with text in libxml2's pieces. ``XMLBorrowedEventParser``'s handler
+/// receives those events as they are; ``XMLEventParser``'s (and ``XMLTree``'s builder) receive the
+/// ``XMLEvent``s that ``OwnedEventView`` makes of them.
 ///
 /// Every callback receives the parser context as its user data and finds the ``ParseState`` in the
 /// context's `_private` field.
 enum SAXHandlers {
-    /// Installs Sluice's handlers on a new context's SAX table: for events, a table of Sluice's own;
-    /// for a tree, libxml2's tree builder with the refusals and error capture on top.
+    /// Installs Sluice's handlers on a new context's SAX table: for events (owned or borrowed), a table
+    /// of Sluice's own; for a tree, libxml2's tree builder with the refusals and error capture on top.
     static func install(on context: xmlParserCtxtPtr, for output: ParseState.Output) {
         guard let sax = context.pointee.sax else { return }
         switch output {
-        case .events:
+        case .events, .borrowedEvents:
             sax.pointee = xmlSAXHandler()
             sax.pointee.initialized = UInt32(XML_SAX2_MAGIC)
             sax.pointee.startElementNs = startElement
@@ -23,10 +27,6 @@ enum SAXHandlers {
             sax.pointee.cdataBlock = cdataBlock
             sax.pointee.comment = comment
             sax.pointee.processingInstruction = processingInstruction
-        case .borrowedEvents:
-            sax.pointee = xmlSAXHandler()
-            sax.pointee.initialized = UInt32(XML_SAX2_MAGIC)
-            BorrowedSAXHandlers.install(on: sax)
         case .tree:
             break
         }
@@ -58,68 +58,53 @@ func withState(_ context: UnsafeMutableRawPointer?, _ body: (ParseState) -> Void
 private let startElement: startElementNsSAX2Func = {
     context, localName, prefix, uri, namespaceCount, namespaceList, attributeCount, defaultedCount, attributeList in
     withState(context) { state in
-        state.flushText()
         state.enter()
-        let name = XMLName(state.name(localName) ?? "", prefix: state.name(prefix), namespaceURI: state.name(uri))
-        var namespaces: [XMLNamespace] = []
-        if namespaceCount > 0, let namespaceList {
-            namespaces.reserveCapacity(Int(namespaceCount))
-            for index in 0..<Int(namespaceCount) {
-                namespaces.append(XMLNamespace(
-                    prefix: state.name(namespaceList[2 * index]), uri: state.name(namespaceList[2 * index + 1]) ?? ""))
-            }
-        }
-        var attributes: [XMLAttribute] = []
-        // The last `defaultedCount` are DTD defaults, which Sluice does not apply (as the tree builder
-        // without XML_PARSE_DTDATTR does not).
+        // The last `defaultedCount` are DTD defaults, which Sluice does not apply.
         let written = Int(attributeCount) - Int(defaultedCount)
+        let attributes: XMLBorrowedAttributes
         if written > 0, let attributeList {
-            attributes.reserveCapacity(written)
-            // The values with libxml2's `&#38;` decoded, as the borrowing parse sees them.
-            let values = state.borrowAttributeValues(UnsafePointer(attributeList), count: written)
-            for index in 0..<written {
-                let fields = attributeList + 5 * index
-                guard fields[3] != nil, fields[4] != nil else { continue }
-                attributes.append(XMLAttribute(
-                    name: XMLName(state.name(fields[0]) ?? "", prefix: state.name(fields[1]), namespaceURI: state.name(fields[2])),
-                    value: String(decoding: values[index], as: UTF8.self)))
-            }
+            let fields = UnsafePointer(attributeList)
+            attributes = XMLBorrowedAttributes(
+                fields: fields, values: state.borrowAttributeValues(fields, count: written), count: written)
+        } else {
+            attributes = XMLBorrowedAttributes(fields: nil, values: nil, count: 0)
         }
-        state.deliver(.startElement(name, attributes: attributes, namespaces: namespaces))
+        let namespaces = XMLBorrowedNamespaces(
+            pairs: namespaceList.map { UnsafePointer($0) }, count: namespaceList == nil ? 0 : Int(namespaceCount))
+        state.deliver(borrowed: .startElement(
+            XMLBorrowedName(local: localName, prefix: prefix, uri: uri), attributes: attributes, namespaces: namespaces))
     }
 }
 
 private let endElement: endElementNsSAX2Func = { context, localName, prefix, uri in
     withState(context) { state in
-        state.flushText()
         state.leave()
-        state.deliver(.endElement(XMLName(state.name(localName) ?? "", prefix: state.name(prefix), namespaceURI: state.name(uri))))
+        state.deliver(borrowed: .endElement(XMLBorrowedName(local: localName, prefix: prefix, uri: uri)))
     }
 }
 
 private let characters: charactersSAXFunc = { context, bytes, count in
-    withState(context) { $0.gather(bytes, count: count, cdata: false) }
+    guard let bytes, count > 0 else { return }
+    withState(context) { $0.deliver(borrowed: .characters(XMLBytes(UnsafeBufferPointer(start: bytes, count: Int(count))))) }
 }
 
 private let cdataBlock: cdataBlockSAXFunc = { context, bytes, count in
-    withState(context) { $0.gather(bytes, count: count, cdata: true) }
+    guard let bytes, count > 0 else { return }
+    withState(context) { $0.deliver(borrowed: .cdata(XMLBytes(UnsafeBufferPointer(start: bytes, count: Int(count))))) }
 }
 
 private let comment: commentSAXFunc = { context, text in
-    withState(context) { state in
-        state.flushText()
-        state.deliver(.comment(LibXML2Runtime.string(text)))
-    }
+    withState(context) { $0.deliver(borrowed: .comment(XMLBytes.optional(text) ?? .empty)) }
 }
 
 private let processingInstruction: processingInstructionSAXFunc = { context, target, data in
     withState(context) { state in
-        state.flushText()
-        state.deliver(.processingInstruction(target: LibXML2Runtime.string(target), data: LibXML2Runtime.string(data)))
+        state.deliver(borrowed: .processingInstruction(
+            target: XMLBytes.optional(target) ?? .empty, data: XMLBytes.optional(data) ?? .empty))
     }
 }
 
-// MARK: Refusals (both kinds of parse)
+// MARK: Refusals (every kind of parse)
 
 private let entityDeclaration: entityDeclSAXFunc = { context, name, type, _, systemID, _ in
     let kind: String

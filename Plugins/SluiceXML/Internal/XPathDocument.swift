@@ -16,9 +16,7 @@ final class XPathDocument: @unchecked Sendable {
     /// - Throws: ``SluiceError`` as ``XMLTree/init(parsing:)``, which cannot happen for a source that
     ///   parsed before.
     init(source: Data, elements: [XMLTree.Element]) throws(SluiceError) {
-        let parser = try source.withUnsafeBytes { bytes in
-            Result { () throws(SluiceError) in try ParserContext.parse(bytes, .tree) }
-        }.get()
+        let parser = try ParserContext.parse(source, .tree)
         guard let document = parser.takeDocument() else { throw SluiceError(.xmlMalformed, "libxml2 built no document") }
         self.document = document
         self.elements = elements

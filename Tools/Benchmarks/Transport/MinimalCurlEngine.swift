@@ -1,6 +1,5 @@
 import CCurlBench
 import Foundation
-import SluiceCore
 
 /// The least a Swift client with Sluice's engine design can do per request: a dedicated thread on one
 /// curl multi handle (woken with `curl_multi_wakeup`, sleeping in `curl_multi_poll`), pooled easy

@@ -4,8 +4,11 @@ import SluiceCore
 
 /// ``Parameters`` written in JSON vector files. Plain JSON maps as expected (objects keep their
 /// order); values JSON cannot say are written as one-key objects: `{"$set": [...]}`, `{"$data":
-/// "base64"}`, `{"$double": 1}` (or `"inf"`, `"-inf"`, `"nan"`), and a dictionary whose key order matters as
-/// `{"$ordered": [["key", value], ...]}` (JSON objects lose their order when decoded).
+/// "base64"}`, `{"$double": 1}` (or `"inf"`, `"-inf"`, `"nan"`), `{"$decimal": "1.123456"}` (a
+/// ``Parameters/decimal(_:)`` from that text), and a dictionary whose key order matters as
+/// `{"$ordered": [["key", value], ...]}` (JSON objects lose their order when decoded). `{"$encodable":
+/// value}` is the parameters ``ParametersEncoder`` (with its defaults) makes from the Swift value
+/// ``VectorEncodable`` reads from `value`, so a case can go through the encoder as a caller's model does.
 public struct VectorParameters: Decodable, Sendable {
     /// The parameters.
     public let value: Parameters
@@ -40,6 +43,13 @@ public struct VectorParameters: Decodable, Sendable {
                         throw ConformanceError("$data must hold base64 text")
                     }
                     return .data(data)
+                case "$decimal":
+                    guard case .string(let text) = inner,
+                        let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+                    else { throw ConformanceError("$decimal must hold decimal text") }
+                    return .decimal(decimal)
+                case "$encodable":
+                    return try ParametersEncoder().encode(try VectorEncodable(inner))
                 case "$double":
                     switch inner {
                     case .string("inf"): return .double(.infinity)
