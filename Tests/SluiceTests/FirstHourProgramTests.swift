@@ -15,10 +15,10 @@ struct FirstHourProgramTests {
         #expect(outcome.errors.isEmpty, "a program that asked for no logging wrote: \(outcome.errors)")
         let lines = outcome.output.split(separator: "\n").map(String.init)
         let expected = [
-            "get 200 args,headers,origin,url", "untyped string(\"Lyon\")", "post Lyon 21.5",
+            "get 200 args,headers,origin,url", "untyped \"Lyon\"", "post Lyon 21.5",
             "put 200 patch 200 delete 200", "upload 200 1.0", "download 1048576 1048576", "stream 200 65536",
             "xml 200 slideshow", "404 404 0", "bad URL request.invalidURL", "retried 3 503",
-            "headers string(\"first-hour\")", "basic 200", "callback 200", "head 200 1",
+            "headers \"first-hour\"", "basic 200", "callback 200", "head 200 1",
         ]
         #expect(lines == expected)
     }

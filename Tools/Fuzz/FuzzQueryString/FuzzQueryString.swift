@@ -80,7 +80,7 @@ private func isPlain(_ value: Parameters, top: Bool = true) -> Bool {
     case .dictionary(let values): return values.values.allSatisfy { isPlain($0, top: false) }
     case .array(let values): return !top && values.allSatisfy { isPlain($0, top: false) }
     case .string, .integer, .bool: return !top
-    case .double, .null, .data, .set: return false
+    case .double, .decimal, .null, .data, .set: return false
     }
 }
 
