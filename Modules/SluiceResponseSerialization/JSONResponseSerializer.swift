@@ -69,7 +69,7 @@ public struct JSONResponseSerializer: ResponseSerializer {
         guard let body, !EmptyBody.isEmpty(request: request, response: response, body: body) else { return nil }
         let value: Parameters
         do {
-            value = try JSONDecoder().decode(Parameters.self, from: body)
+            value = try Parameters(json: body)
         } catch {
             throw SluiceError(
                 .invalidJSON, "the response body is not valid JSON: \(error)", request: request, response: response,

@@ -1,6 +1,6 @@
 import Foundation
 import SluiceConformance
-import SluiceCore
+@testable import SluiceCore
 import SluiceResponseSerialization
 import SluiceTestSupport
 import SluiceTransport
@@ -45,6 +45,33 @@ struct ResponseSerializerTests {
         #expect(unknown?.code == .stringDecodingFailed)
         #expect(try serializer.serialize(request: nil, response: response("text/plain"), body: latin1) == "café")
         #expect(try serializer.serialize(request: nil, response: response("text/plain; charset=ISO-8859-1"), body: latin1) == "café")
+    }
+
+    @Test("JSON nested past 128 levels is refused before decoding, at once; 128 levels and brackets inside strings decode")
+    func nestingBound() throws {
+        let response = HTTPResponse(statusCode: 200, headers: try HTTPHeaders(validating: ["Content-Type": "application/json"]))
+        func nested(_ depth: Int) -> Data {
+            Data((String(repeating: "[", count: depth) + String(repeating: "]", count: depth)).utf8)
+        }
+        let started = ContinuousClock.now
+        let error = #expect(throws: SluiceError.self) {
+            try JSONResponseSerializer().serialize(request: nil, response: response, body: nested(100_000))
+        }
+        #expect(error?.code == .invalidJSON)
+        #expect(error?.message.contains("deeper than 128") == true)
+        #expect(ContinuousClock.now - started < .seconds(1))
+
+        var deepest = try #require(try JSONResponseSerializer().serialize(request: nil, response: response, body: nested(128)))
+        var levels = 0
+        while case .array(let values) = deepest, let first = values.first {
+            deepest = first
+            levels += 1
+        }
+        #expect(levels == 127)
+        let quoted = Data(#"{"a": "[[[[{{{{\"]]]", "b": [[1]]}"#.utf8)
+        let value = try JSONResponseSerializer().serialize(request: nil, response: response, body: quoted)
+        #expect(value?["a"] == .string(#"[[[[{{{{"]]]"#))
+        #expect(Parameters.jsonNestingDepth(quoted, stoppingAbove: 128) == 3)
     }
 
     @Test("httpbin /json decodes to a tree and to a Decodable type")

@@ -111,7 +111,7 @@ struct LoadedPluginSerializer: ResponseSerializer {
                 request: request, response: response, body: body)
         }
         do {
-            return try JSONDecoder().decode(Parameters.self, from: json)
+            return try Parameters(json: json)
         } catch {
             throw SluiceError(
                 .pluginFailed, "plugin \(plugin.name) returned invalid JSON", request: request, response: response,

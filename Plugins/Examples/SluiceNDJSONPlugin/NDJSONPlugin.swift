@@ -34,7 +34,7 @@ public struct NDJSONSerializer: ResponseSerializer {
             let trimmed = line.drop { $0 == 0x20 || $0 == 0x0D }
             guard !trimmed.isEmpty else { continue }
             do {
-                values.append(try JSONDecoder().decode(Parameters.self, from: Data(trimmed)))
+                values.append(try Parameters(json: Data(trimmed)))
             } catch {
                 throw SluiceError("ndjson.invalidLine", "line \(number + 1) is not JSON", response: response, body: body)
             }
