@@ -57,7 +57,6 @@ struct NetworkReachabilityManagerTests {
         let first = await recorder.wait(for: 1)
         #expect(first == [manager.status])
         #expect(try manager.checkStatus() == manager.status)
-        print("default route on this machine: \(manager.status)")
 
         let shared = NetworkReachabilityManager.shared
         #expect(shared === NetworkReachabilityManager.shared)
