@@ -119,22 +119,14 @@ public final class HTTPSessionManager: Sendable {
     ///   - interceptor: Adapts and retries requests. Default `nil`.
     ///   - logger: Where the manager logs. Default ``silentLogger``.
     ///   - completionQueue: Where completion handlers run. Default the main queue.
-    public init(
+    public convenience init(
         baseURL: URL? = nil, transport: any HTTPTransport, registry: SerializerRegistry = .bundled(),
         interceptor: (any RequestInterceptor)? = nil, logger: Logger = silentLogger,
         completionQueue: DispatchQueue = .main
     ) {
-        self.baseURL = baseURL.map(Self.normalized)
-        self.transport = transport
-        self.session = nil
-        self.registry = registry
-        self.logger = logger
-        self.reachabilityManager = .shared
-        self.securityPolicy = nil
-        self.completionQueue = completionQueue
-        self.settings = Locked(Settings(
-            requestSerializer: HTTPRequestSerializer(), responseSerializer: JSONResponseSerializer(),
-            interceptor: interceptor))
+        self.init(
+            transport: transport, session: nil, completionQueue: completionQueue, baseURL: baseURL, registry: registry,
+            interceptor: interceptor, logger: logger, securityPolicy: nil)
     }
 
     private convenience init(
@@ -144,22 +136,23 @@ public final class HTTPSessionManager: Sendable {
         var configuration = configuration
         configuration.registry = registry
         let session = SessionManager(configuration: configuration)
-        self.init(session: session, baseURL: baseURL, registry: registry, interceptor: interceptor, logger: logger,
-                  securityPolicy: securityPolicy)
+        self.init(
+            transport: session, session: session, completionQueue: configuration.completionQueue, baseURL: baseURL,
+            registry: registry, interceptor: interceptor, logger: logger, securityPolicy: securityPolicy)
     }
 
     private init(
-        session: SessionManager, baseURL: URL?, registry: SerializerRegistry, interceptor: (any RequestInterceptor)?,
-        logger: Logger, securityPolicy: SecurityPolicy?
+        transport: any HTTPTransport, session: SessionManager?, completionQueue: DispatchQueue, baseURL: URL?,
+        registry: SerializerRegistry, interceptor: (any RequestInterceptor)?, logger: Logger, securityPolicy: SecurityPolicy?
     ) {
         self.baseURL = baseURL.map(Self.normalized)
-        self.transport = session
+        self.transport = transport
         self.session = session
         self.registry = registry
         self.logger = logger
         self.reachabilityManager = .shared
         self.securityPolicy = securityPolicy
-        self.completionQueue = session.configuration.completionQueue
+        self.completionQueue = completionQueue
         self.settings = Locked(Settings(
             requestSerializer: HTTPRequestSerializer(), responseSerializer: JSONResponseSerializer(),
             interceptor: interceptor))

@@ -10,8 +10,11 @@ struct Token: AuthenticationCredential {
     var requiresRefresh: Bool { expired }
 }
 
+/// Refreshes any token into "fresh" after `delay` (long enough for every concurrent request to be
+/// refused meanwhile), counting the refreshes.
 struct TokenAuthenticator: Authenticator {
     let refreshes: Locked<Int>
+    var delay: Duration = .milliseconds(200)
 
     func apply(_ credential: Token, to request: inout HTTPRequest) throws(SluiceError) {
         try request.headers.set(name: "Authorization", value: "Bearer \(credential.value)")
@@ -19,7 +22,7 @@ struct TokenAuthenticator: Authenticator {
 
     func refresh(_ credential: Token, for session: HTTPSessionManager) async throws -> Token {
         refreshes.withLock { $0 += 1 }
-        try await Task.sleep(for: .milliseconds(200))  // long enough for every request to be refused meanwhile
+        try await Task.sleep(for: delay)
         return Token(value: "fresh")
     }
 

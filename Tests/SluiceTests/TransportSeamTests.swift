@@ -108,7 +108,7 @@ struct TransportSeamTests {
     func singleRefresh() async throws {
         let refreshes = Locked(0)
         let interceptor = AuthenticationInterceptor(
-            authenticator: SlowTokenAuthenticator(refreshes: refreshes), credential: Token(value: "stale"))
+            authenticator: TokenAuthenticator(refreshes: refreshes, delay: .milliseconds(50)), credential: Token(value: "stale"))
         let transport = ScriptedTransport { request, _ in
             request.headers["Authorization"] == "Bearer fresh" ? Self.ok : .respond(status: 401)
         }
@@ -126,7 +126,7 @@ struct TransportSeamTests {
     func refreshBeforeSending() async throws {
         let refreshes = Locked(0)
         let interceptor = AuthenticationInterceptor(
-            authenticator: SlowTokenAuthenticator(refreshes: refreshes), credential: Token(value: "stale", expired: true))
+            authenticator: TokenAuthenticator(refreshes: refreshes, delay: .milliseconds(50)), credential: Token(value: "stale", expired: true))
         let transport = ScriptedTransport { _, _ in Self.ok }
         _ = try await Self.manager(transport, interceptor: interceptor).get("me")
         #expect(refreshes.withLock { $0 } == 1)
@@ -241,24 +241,5 @@ struct TransportSeamTests {
             data.append(contentsOf: buffer[0..<count])
         }
         return String(decoding: data, as: UTF8.self)
-    }
-}
-
-/// Refreshes "stale" into "fresh", slowly enough for every concurrent request to be refused meanwhile.
-struct SlowTokenAuthenticator: Authenticator {
-    let refreshes: Locked<Int>
-
-    func apply(_ credential: Token, to request: inout HTTPRequest) throws(SluiceError) {
-        try request.headers.set(name: "Authorization", value: "Bearer \(credential.value)")
-    }
-
-    func refresh(_ credential: Token, for session: HTTPSessionManager) async throws -> Token {
-        refreshes.withLock { $0 += 1 }
-        try await Task.sleep(for: .milliseconds(50))
-        return Token(value: "fresh")
-    }
-
-    func isRequest(_ request: HTTPRequest, authenticatedWith credential: Token) -> Bool {
-        request.headers["Authorization"] == "Bearer \(credential.value)"
     }
 }
