@@ -12,7 +12,7 @@ TESTENV := Tools/testenv
 REPORT_DIR ?= reports/conformance
 SWIFT_TEST_FLAGS ?=
 
-.PHONY: all install build test run servers stop benchmarks fuzz clean
+.PHONY: all install build test run servers stop benchmarks fuzz sanitize clean
 
 all: build
 
@@ -55,6 +55,12 @@ benchmarks: install
 FUZZ_SECONDS ?= 60
 fuzz: install
 	@Tools/Fuzz/run.sh $(FUZZ_SECONDS)
+
+## sanitize: the whole suite against the servers under ThreadSanitizer, then AddressSanitizer (each in
+## its own build folder; slow: not part of make test).
+sanitize: install
+	@SWIFT=$(SWIFT) $(TESTENV)/sanitize.sh thread
+	@SWIFT=$(SWIFT) $(TESTENV)/sanitize.sh address
 
 clean:
 	@$(TESTENV)/stop.sh || true
