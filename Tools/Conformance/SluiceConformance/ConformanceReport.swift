@@ -227,6 +227,34 @@ public struct ConformanceReport: Sendable, Codable {
         return lines
     }
 
+    /// The report as JUnit XML (see ``ConformanceReportFormat/junit``): a `testsuite` per suite, a `testcase`
+    /// per case, a `failure` with the reason as message and expected, actual and detail as text; a suite that
+    /// could not run is an `error`, a suite not run is `skipped`. Text is XML-escaped, and characters XML
+    /// cannot carry are written as `\u{…}`.
+    public var junitXML: String { JUnitRenderer.render(self) }
+
+    /// The report as one self-contained HTML page (see ``ConformanceReportFormat/html``).
+    public var html: String { HTMLRenderer.render(self) }
+
+    /// The report in `format`, as the file ``write(to:formats:)`` writes.
+    ///
+    /// - Throws: ``ConformanceError`` when the report cannot be encoded as JSON.
+    public func rendered(as format: ConformanceReportFormat) throws(ConformanceError) -> Data {
+        switch format {
+        case .json:
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            do {
+                return try encoder.encode(self)
+            } catch {
+                throw ConformanceError("cannot encode the report as JSON: \(error)")
+            }
+        case .markdown: return Data(markdown.utf8)
+        case .junit: return Data(junitXML.utf8)
+        case .html: return Data(html.utf8)
+        }
+    }
+
     /// Writes `report.json` and `report.md` into `directory`, creating it when needed, each written
     /// to a temporary name first and then renamed, so a reader never sees half a report.
     ///
@@ -234,18 +262,34 @@ public struct ConformanceReport: Sendable, Codable {
     /// - Throws: ``ConformanceError`` when the directory cannot be made or written.
     @discardableResult
     public func write(to directory: URL) throws -> (json: URL, markdown: URL) {
-        let json = directory.appendingPathComponent("report.json")
-        let markdown = directory.appendingPathComponent("report.md")
+        let files = try write(to: directory, formats: ConformanceReportFormat.defaults)
+        return (files[0], files[1])
+    }
+
+    /// Writes the report in each of `formats` into `directory` (file names from
+    /// ``ConformanceReportFormat/fileName``), creating it when needed, each written to a temporary name
+    /// first and then renamed, so a reader never sees half a report.
+    ///
+    /// - Parameters:
+    ///   - formats: What to write, in order. Default ``ConformanceReportFormat/defaults`` (JSON and Markdown).
+    /// - Returns: The files' URLs, in the order of `formats`.
+    /// - Throws: ``ConformanceError`` when the directory cannot be made or written.
+    @discardableResult
+    public func write(
+        to directory: URL, formats: [ConformanceReportFormat] = ConformanceReportFormat.defaults
+    ) throws -> [URL] {
+        var files: [URL] = []
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try encoder.encode(self).write(to: json, options: .atomic)
-            try Data(self.markdown.utf8).write(to: markdown, options: .atomic)
+            for format in formats {
+                let file = directory.appendingPathComponent(format.fileName)
+                try rendered(as: format).write(to: file, options: .atomic)
+                files.append(file)
+            }
         } catch {
             throw ConformanceError("cannot write the report into \(directory.path): \(error)")
         }
-        return (json, markdown)
+        return files
     }
 
     /// Creates a report.

@@ -14,11 +14,14 @@ struct SluiceConformanceCommand: AsyncParsableCommand {
             server run anywhere; server suites whose servers are absent are reported as not run. \
             Exit status: 0 when every selected suite ran and passed; 1 when a case failed, a suite could \
             not run, or a server suite was not run; 2 when the tool could not run (bad option, missing \
-            vectors, unreadable --servers file, unwritable output directory).
+            vectors, unreadable --servers file, unknown --format, unwritable output directory).
             """)
 
     @Option(name: .long, help: "Directory for the report files.")
     var output: String = "reports/conformance"
+
+    @Option(name: .long, help: "Report formats: json, markdown, junit, html; repeat or separate with commas (default: json,markdown).")
+    var format: [String] = []
 
     @Option(name: .long, help: "The Tests/Vectors directory (default: found above the current directory or the executable).")
     var vectors: String?
@@ -71,6 +74,12 @@ struct SluiceConformanceCommand: AsyncParsableCommand {
             }
             return .passed
         }
+        let formats: [ConformanceReportFormat]
+        do {
+            formats = format.isEmpty ? ConformanceReportFormat.defaults : try ConformanceReportFormat.parse(format)
+        } catch {
+            return Self.unusable("\(error)")
+        }
         let unknown = Set(suite).subtracting(ConformanceRunner.allSuites.map(\.name))
         guard unknown.isEmpty else {
             return Self.unusable("unknown suite(s): \(unknown.sorted().joined(separator: ", ")); see --list")
@@ -106,9 +115,9 @@ struct SluiceConformanceCommand: AsyncParsableCommand {
         let report = await ConformanceRunner.run(selected, in: context) { event in
             Self.show(event, quiet: quiet)
         }
-        let files: (json: URL, markdown: URL)
+        let files: [URL]
         do {
-            files = try report.write(to: URL(fileURLWithPath: output))
+            files = try report.write(to: URL(fileURLWithPath: output), formats: formats)
         } catch {
             return Self.unusable("\(error)")
         }
@@ -116,8 +125,7 @@ struct SluiceConformanceCommand: AsyncParsableCommand {
         if report.notRunCount > 0 {
             print("not run: \(report.suites.filter(\.notRun).map(\.name).joined(separator: ", ")) — start the servers with \(ServerEnvironment.startCommand), or leave them out with --no-servers")
         }
-        print("report: \(files.markdown.path)")
-        print("        \(files.json.path)")
+        for (index, file) in files.enumerated() { print("\(index == 0 ? "report:" : "       ") \(file.path)") }
         return ConformanceExitStatus(report)
     }
 
