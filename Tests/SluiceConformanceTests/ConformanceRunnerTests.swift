@@ -70,6 +70,24 @@ struct ConformanceRunnerTests {
         #expect(report.summaryLine.hasSuffix(" passed, 0 failed"))
     }
 
+    @Test("environment.system checks libcurl's features, the CA store, netlink and the MIME table without servers")
+    func systemEnvironment() async throws {
+        let report = await ConformanceRunner.run(
+            ConformanceRunner.allSuites.filter { $0.name == "environment.system" }, in: ConformanceContext(vectors: nil, servers: nil))
+        let suite = try #require(report.suites.first)
+        #expect(suite.error == nil)
+        let ids = Set(suite.cases.map(\.id))
+        for id in ["libcurl 7.68 or later", "HTTP/2", "TLS backend", "asynchronous DNS", "Unix domain sockets",
+                   "system CA store readable", "netlink route socket", "system MIME table"] {
+            #expect(ids.contains(id), "\(id)")
+        }
+        for result in suite.cases where !result.passed {
+            #expect(result.detail?.contains("install") == true || result.detail?.contains("allow") == true || result.detail?.contains("upgrade") == true,
+                    "\(result.id): a failure says how to fix it")
+            Issue.record("this machine: \(result.id): \(result.detail ?? "")")
+        }
+    }
+
     @Test("progress: an event before and after each suite, with a running count")
     func progress() async {
         let events = Events()

@@ -14,6 +14,7 @@ public enum ConformanceRunner {
         RequestSerializerSuite(kind: .json),
         MultipartSuite(),
         ResponseSerializerSuite(),
+        SystemEnvironmentSuite(),
         ServerSuite(),
         TransportSuite(),
         HostileInputSuite(),
