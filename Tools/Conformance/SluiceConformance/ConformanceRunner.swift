@@ -14,6 +14,7 @@ public enum ConformanceRunner {
         RequestSerializerSuite(kind: .json),
         MultipartSuite(),
         ResponseSerializerSuite(),
+        SystemEnvironmentSuite(),
         ServerSuite(),
         TransportSuite(),
         HostileInputSuite(),
@@ -24,26 +25,46 @@ public enum ConformanceRunner {
     ]
 
     /// Runs `suites` (default: ``allSuites``) in order. A suite that throws is recorded as failed with
-    /// the error; the others still run.
+    /// the error; the others still run. A suite that needs servers (``ConformanceRequirements/servers``)
+    /// is not run when none are configured in `context` or they do not answer: it is recorded as not run,
+    /// with the command that starts them, and the report does not pass.
+    ///
+    /// - Parameters:
+    ///   - progress: Called before and after each suite, on the running task. Default `nil`.
     public static func run(
-        _ suites: [any ConformanceSuite] = allSuites, in context: ConformanceContext
+        _ suites: [any ConformanceSuite] = allSuites, in context: ConformanceContext,
+        progress: (@Sendable (ConformanceProgress) -> Void)? = nil
     ) async -> ConformanceReport {
         let started = Date()
         var results: [ConformanceReport.Suite] = []
-        for suite in suites {
+        var serverProblem: String??
+        for (index, suite) in suites.enumerated() {
+            progress?(.started(name: suite.name, position: index + 1, total: suites.count))
             let clock = ContinuousClock.now
             var cases: [CaseResult] = []
             var failure: String?
-            do {
-                cases = try await suite.run(in: context)
-            } catch {
-                failure = String(describing: error)
+            var notRun = false
+            if suite.requirements.contains(.servers) {
+                if serverProblem == nil { serverProblem = .some(ServerReachability.problem(with: context.servers)) }
+                if let problem = serverProblem ?? nil {
+                    failure = problem
+                    notRun = true
+                }
+            }
+            if !notRun {
+                do {
+                    cases = try await suite.run(in: context)
+                } catch {
+                    failure = String(describing: error)
+                }
             }
             let elapsed = ContinuousClock.now - clock
-            results.append(
-                .init(
-                    name: suite.name, summary: suite.summary, error: failure, cases: cases,
-                    seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18))
+            let result = ConformanceReport.Suite(
+                name: suite.name, summary: suite.summary, error: failure, cases: cases,
+                seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+                notRun: notRun)
+            results.append(result)
+            progress?(.finished(result, position: index + 1, total: suites.count))
         }
         let curl = LibcurlInfo.current
         return ConformanceReport(

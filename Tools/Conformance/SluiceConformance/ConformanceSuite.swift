@@ -4,12 +4,19 @@ public protocol ConformanceSuite: Sendable {
     var name: String { get }
     /// One line on what the suite checks.
     var summary: String { get }
+    /// What the suite needs from outside the tool: vectors, servers. Default: nothing, so it runs anywhere.
+    var requirements: ConformanceRequirements { get }
 
     /// Runs every case.
     ///
     /// - Throws: ``ConformanceError`` when the suite cannot run at all (missing vectors or servers);
     ///   the report records that as a failed suite.
     func run(in context: ConformanceContext) async throws -> [CaseResult]
+}
+
+extension ConformanceSuite {
+    /// Nothing: the suite runs anywhere.
+    public var requirements: ConformanceRequirements { [] }
 }
 
 /// What suites run against: the vectors, the servers, the plugin registry.
@@ -51,12 +58,25 @@ public struct CaseResult: Sendable, Codable, Hashable {
     public let passed: Bool
     /// What was expected and what happened, for failures (and some passes).
     public let detail: String?
+    /// The expected value as text, when the case compared one (``expect(_:_:equals:)``); `nil` otherwise.
+    public let expected: String?
+    /// The actual value as text, when the case compared one; `nil` otherwise.
+    public let actual: String?
 
     /// Creates a result.
-    public init(id: String, passed: Bool, detail: String? = nil) {
+    ///
+    /// - Parameters:
+    ///   - id: The case's identifier within its suite.
+    ///   - passed: Whether it passed.
+    ///   - detail: What went wrong, or a note. Default `nil`.
+    ///   - expected: The expected value as text, for reports that show it beside the actual one. Default `nil`.
+    ///   - actual: The actual value as text. Default `nil`.
+    public init(id: String, passed: Bool, detail: String? = nil, expected: String? = nil, actual: String? = nil) {
         self.id = id
         self.passed = passed
         self.detail = detail
+        self.expected = expected
+        self.actual = actual
     }
 
     /// The case `id` whose `body` returns what went wrong (`nil`: it passed); a thrown error fails it
@@ -70,10 +90,13 @@ public struct CaseResult: Sendable, Codable, Hashable {
         }
     }
 
-    /// A passing case, or a failing one with "expected …, got …" as its detail.
+    /// A passing case, or a failing one with "expected …, got …" as its detail and both values kept as
+    /// ``expected`` and ``actual``.
     public static func expect<T: Equatable>(_ id: String, _ actual: T, equals expected: T) -> CaseResult {
         actual == expected
             ? CaseResult(id: id, passed: true)
-            : CaseResult(id: id, passed: false, detail: "expected \(expected), got \(actual)")
+            : CaseResult(
+                id: id, passed: false, detail: "expected \(expected), got \(actual)",
+                expected: String(describing: expected), actual: String(describing: actual))
     }
 }

@@ -91,7 +91,7 @@ public struct ServerEnvironment: Sendable, Codable, Hashable {
     }
 
     /// The command that starts the servers, for messages.
-    public static let startCommand = "make servers (or run the tests through make test)"
+    public static let startCommand = "make servers (or Tools/testenv/start.sh)"
 
     /// Reads the environment: the process's `SLUICE_*` variables when `SLUICE_HTTP_URL` is set,
     /// otherwise `servers.json` at `file`, or found by walking up from `searchFrom` to a
@@ -118,6 +118,9 @@ public struct ServerEnvironment: Sendable, Codable, Hashable {
             throw ConformanceError(
                 "the test servers are not running: no SLUICE_HTTP_URL in the environment and no "
                     + ".testenv/run/servers.json; start them with \(startCommand)")
+        }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw ConformanceError("cannot read the servers file \(path): it does not exist or is not readable")
         }
         do {
             let data = try Data(contentsOf: URL(fileURLWithPath: path))

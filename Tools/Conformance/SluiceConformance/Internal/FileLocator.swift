@@ -13,4 +13,21 @@ enum FileLocator {
             directory = parent
         }
     }
+
+    /// The first `D/checkouts/<any>/relative` that exists, for `D` = `start`, its parent, ...: where
+    /// SwiftPM keeps the packages a package depends on (`.build/checkouts`), or `nil`.
+    static func findInCheckouts(_ relative: String, above start: String) -> String? {
+        var directory = URL(fileURLWithPath: start).standardizedFileURL
+        while true {
+            let checkouts = directory.appendingPathComponent("checkouts")
+            let packages = (try? FileManager.default.contentsOfDirectory(atPath: checkouts.path)) ?? []
+            for package in packages.sorted() {
+                let candidate = checkouts.appendingPathComponent(package).appendingPathComponent(relative).path
+                if FileManager.default.fileExists(atPath: candidate) { return candidate }
+            }
+            let parent = directory.deletingLastPathComponent()
+            if parent.path == directory.path { return nil }
+            directory = parent
+        }
+    }
 }

@@ -5,6 +5,7 @@ import SluiceCore
 struct HeaderSuite: ConformanceSuite {
     let name = "core.headers"
     let summary = "header names and values: injection refused, canonical names"
+    let requirements: ConformanceRequirements = .vectors
 
     private struct Vectors: Decodable {
         struct Field: Decodable {

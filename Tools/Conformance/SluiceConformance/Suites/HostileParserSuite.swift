@@ -12,6 +12,7 @@ import SluiceXML
 struct HostileParserSuite: ConformanceSuite {
     let name = "security.parsers"
     let summary = "hostile property lists, image headers, XML encodings and plugin answers: typed errors, never a crash"
+    let requirements: ConformanceRequirements = .vectors
 
     func run(in context: ConformanceContext) async throws -> [CaseResult] {
         let vectors = try context.requireVectors().load(PropertyListVectors.self, from: "response/plist-hostile.json")

@@ -5,6 +5,7 @@ import SluiceCore
 struct MediaTypeSuite: ConformanceSuite {
     let name = "core.media-types"
     let summary = "media type parsing (parameters, quoting, suffixes) and wildcard matching"
+    let requirements: ConformanceRequirements = .vectors
 
     private struct Vectors: Decodable {
         struct Parse: Decodable {

@@ -7,6 +7,7 @@ import Sluice
 struct MultipartSuite: ConformanceSuite {
     var name: String { "multipart.layout" }
     var summary: String { "multipart/form-data bodies byte for byte, lengths, refusals (AFNetworking's layout)" }
+    let requirements: ConformanceRequirements = .vectors
 
     struct Vectors: Decodable {
         struct Part: Decodable {

@@ -6,6 +6,7 @@ import SluiceRequestSerialization
 struct QueryStringSuite: ConformanceSuite {
     let name = "request.query-string"
     let summary = "AFNetworking's percent-escaping and query strings, and every encoding option"
+    let requirements: ConformanceRequirements = .vectors
 
     private struct Vectors: Decodable {
         struct Escape: Decodable {

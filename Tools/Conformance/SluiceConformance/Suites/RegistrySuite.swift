@@ -6,6 +6,7 @@ import SluiceCore
 struct RegistrySuite: ConformanceSuite {
     let name = "core.registry"
     let summary = "serializer lookup by media type (suffixes, wildcards, precedence) and plugin refusals"
+    let requirements: ConformanceRequirements = .vectors
 
     fileprivate struct Vectors: Decodable {
         struct Plugin: Decodable {

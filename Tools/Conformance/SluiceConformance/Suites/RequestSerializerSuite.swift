@@ -12,6 +12,7 @@ struct RequestSerializerSuite: ConformanceSuite {
     }
 
     let kind: Kind
+    let requirements: ConformanceRequirements = .vectors
     var name: String { kind == .http ? "request.http-serializer" : "request.json-serializer" }
     var summary: String {
         kind == .http

@@ -10,6 +10,7 @@ import SluiceResponseSerialization
 struct ResponseSerializerSuite: ConformanceSuite {
     let name = "response.serializers"
     let summary = "status and content-type validation, JSON decoding, null removal, errors with bodies (AFNetworking's cases)"
+    let requirements: ConformanceRequirements = .vectors
 
     private struct Vectors: Decodable {
         struct Case: Decodable {

@@ -6,6 +6,7 @@ import Foundation
 struct SecurityPolicySuite: ConformanceSuite {
     let name = "security.policy"
     let summary = "SecurityPolicy against real TLS servers: AFNetworking's outcomes, typed refusals, no request sent on refusal"
+    let requirements: ConformanceRequirements = .servers
 
     func run(in context: ConformanceContext) async throws -> [CaseResult] {
         let servers = try context.requireServers()

@@ -7,6 +7,7 @@ import Foundation
 struct ServerSuite: ConformanceSuite {
     let name = "environment.servers"
     let summary = "nginx (HTTP, HTTPS+HTTP/2, mutual TLS, trust-test certificates) and httpbin answer through libcurl"
+    let requirements: ConformanceRequirements = .servers
 
     func run(in context: ConformanceContext) throws -> [CaseResult] {
         let servers = try context.requireServers()

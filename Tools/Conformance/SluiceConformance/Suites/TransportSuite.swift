@@ -8,6 +8,7 @@ import SluiceTransport
 struct TransportSuite: ConformanceSuite {
     let name = "transport.session"
     let summary = "SessionManager against nginx and httpbin: HTTP/1.1, HTTP/2, gzip, redirects, downloads, error codes"
+    let requirements: ConformanceRequirements = .servers
 
     func run(in context: ConformanceContext) async throws -> [CaseResult] {
         let servers = try context.requireServers()

@@ -1,0 +1,90 @@
+import Foundation
+import SluiceConformance
+import SluiceTestSupport
+import Testing
+
+/// The `sluice-conformance` executable as a CI pipeline sees it: exit statuses, stderr, progress lines.
+@Suite("sluice-conformance command")
+struct ConformanceCommandTests {
+    /// What one run of the executable left.
+    struct Run {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    /// Runs the built executable in `directory` with no `SLUICE_*` variables, so no servers are known.
+    static func run(_ arguments: [String], in directory: URL? = nil) throws -> Run {
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("sluice-conformance")
+        guard FileManager.default.fileExists(atPath: executable.path) else {
+            throw ConformanceError("sluice-conformance is not at \(executable.path); build it with swift build --build-tests")
+        }
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-command-\(UUID())")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = directory ?? scratch
+        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SLUICE_") }
+        let out = scratch.appendingPathComponent("stdout")
+        let err = scratch.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        try process.run()
+        process.waitUntilExit()
+        return Run(
+            status: process.terminationStatus,
+            stdout: try String(contentsOf: out, encoding: .utf8), stderr: try String(contentsOf: err, encoding: .utf8))
+    }
+
+    static var output: String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("sluice-command-report-\(UUID())").path
+    }
+
+    @Test("the tool could not run: status 2 and one line of reason on stderr")
+    func unusable() throws {
+        let cases: [([String], String)] = [
+            (["--no-such-option"], "--no-such-option"),
+            (["--suite", "no.such-suite"], "unknown suite(s): no.such-suite"),
+            (["--vectors", "/nonexistent/vectors", "--suite", "core.headers"], "/nonexistent/vectors does not exist"),
+            (["--servers", "/nonexistent/servers.json", "--suite", "core.headers"], "cannot read the servers file"),
+            (["--no-servers", "--suite", "environment.servers"], "no suite left to run"),
+            (["--suite", "core.headers", "--output", "/dev/null/reports"], "cannot write the report"),
+        ]
+        for (arguments, reason) in cases {
+            let run = try Self.run(arguments, in: TestEnvironment.repositoryRoot)
+            #expect(run.status == 2, "\(arguments): \(run.stderr)")
+            let lines = run.stderr.split(separator: "\n")
+            #expect(lines.count == 1, "\(arguments): \(run.stderr)")
+            #expect(lines.first?.hasPrefix("sluice-conformance: ") == true)
+            #expect(run.stderr.contains(reason), "\(arguments): \(run.stderr)")
+        }
+    }
+
+    @Test("suites that need no server pass anywhere, with the vectors found from the executable: status 0")
+    func runsAnywhere() throws {
+        let run = try Self.run(["--suite", "core.headers", "request.query-string", "--output", Self.output])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("[1/2] core.headers ... pass "))
+        #expect(run.stdout.contains("[2/2] request.query-string ... pass "))
+        #expect(run.stderr.isEmpty)
+    }
+
+    @Test("server suites without servers are not run, name the start command, and make the status 1")
+    func serversAbsent() throws {
+        let run = try Self.run(["--suite", "core.headers", "environment.servers", "--output", Self.output])
+        #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("[2/2] environment.servers ... not run"))
+        #expect(run.stdout.contains("make servers"))
+        #expect(run.stdout.contains("Tools/testenv/start.sh"))
+        #expect(run.stdout.contains("1 suite not run"))
+        let offline = try Self.run(["--no-servers", "--quiet", "--output", Self.output])
+        #expect(offline.status == 0, "\(offline.stdout)")
+        #expect(!offline.stdout.contains("["), "--quiet prints no progress line for a passing suite")
+        #expect(offline.stdout.contains(" passed, 0 failed\n"))
+    }
+}
