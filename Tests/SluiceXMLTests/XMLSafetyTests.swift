@@ -40,6 +40,30 @@ struct XMLSafetyTests {
         `case`.label == "invalid UTF-8" ? Array("<a>".utf8) + [0x80] + Array("</a>".utf8) : Array(`case`.xml.utf8)
     }
 
+    @Test("an overlong UTF-8 sequence in a CDATA section is xml.malformed whole and pushed, in any chunks",
+          arguments: [1, 7, 64, 4096])
+    func overlongUTF8InCDATA(chunkSize: Int) throws {
+        // Found by Tools/Fuzz (FuzzXML): libxml2's push parser let C1 9C (an overlong "\\") through in
+        // CDATA, which its whole-document parser refuses.
+        let document = Array(#"<?xml version="1.0" encoding="UTF-8"?><a><![CDATA[x"#.utf8) + [0xC1, 0x9C]
+            + Array("]]></a>".utf8)
+        let whole = #expect(throws: SluiceError.self) { try XMLEventParser.parse(Data(document)) { _ in } }
+        #expect(whole?.code == .xmlMalformed)
+        let pushed = #expect(throws: SluiceError.self) {
+            let parser = try XMLEventParser { _ in }
+            for start in stride(from: 0, to: document.count, by: chunkSize) {
+                try parser.feed(Data(document[start..<min(start + chunkSize, document.count)]))
+            }
+            try parser.finish()
+        }
+        #expect(pushed?.code == .xmlMalformed)
+        // Valid UTF-8 in CDATA still passes, pushed a byte at a time.
+        let valid = Array(#"<a><![CDATA[é ✓ 𝄞]]></a>"#.utf8)
+        let parser = try XMLEventParser { _ in }
+        for byte in valid { try parser.feed(Data([byte])) }
+        try parser.finish()
+    }
+
     @Test("a NUL character after the root element is xml.malformed whole as in chunks",
           arguments: [Array("<a></a>\0".utf8), Array("<a/>\0<b/>".utf8), Array("<a/>\n\0\0\0".utf8)])
     func nulAfterRoot(document: [UInt8]) throws {

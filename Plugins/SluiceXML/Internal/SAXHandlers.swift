@@ -90,7 +90,19 @@ private let characters: charactersSAXFunc = { context, bytes, count in
 
 private let cdataBlock: cdataBlockSAXFunc = { context, bytes, count in
     guard let bytes, count > 0 else { return }
-    withState(context) { $0.deliver(borrowed: .cdata(XMLBytes(UnsafeBufferPointer(start: bytes, count: Int(count))))) }
+    let content = UnsafeBufferPointer(start: bytes, count: Int(count))
+    withState(context) { state in
+        // libxml2 2.9's push parser checks a CDATA section's bytes less strictly than its whole-document
+        // parser (an overlong sequence such as C1 9C passes): refuse what is not UTF-8 here, so a document
+        // gets the same verdict however it arrives.
+        guard String(validating: content, as: UTF8.self) != nil else {
+            let (line, column) = state.position
+            return state.stop(with: ParseState.malformed(XMLDiagnostic(
+                line: line, column: column, code: Int(XML_ERR_INVALID_CHAR.rawValue),
+                message: "a CDATA section holds bytes that are not UTF-8")))
+        }
+        state.deliver(borrowed: .cdata(XMLBytes(content)))
+    }
 }
 
 private let comment: commentSAXFunc = { context, text in
