@@ -9,26 +9,20 @@ extension Parameters: Codable {
     public func encode(to encoder: any Encoder) throws {
         switch self {
         case .string(let value):
-            var container = encoder.singleValueContainer()
-            try container.encode(value)
+            try encoder.encodeSingleValue(value)
         case .integer(let value):
-            var container = encoder.singleValueContainer()
-            try container.encode(value)
+            try encoder.encodeSingleValue(value)
         case .double(let value):
-            var container = encoder.singleValueContainer()
-            try container.encode(value)
+            try encoder.encodeSingleValue(value)
         case .decimal(let value):
-            var container = encoder.singleValueContainer()
-            try container.encode(value)
+            try encoder.encodeSingleValue(value)
         case .bool(let value):
-            var container = encoder.singleValueContainer()
-            try container.encode(value)
+            try encoder.encodeSingleValue(value)
         case .null:
             var container = encoder.singleValueContainer()
             try container.encodeNil()
         case .data(let value):
-            var container = encoder.singleValueContainer()
-            try container.encode(value)
+            try encoder.encodeSingleValue(value)
         case .array(let values):
             var container = encoder.unkeyedContainer()
             for value in values { try container.encode(value) }

@@ -89,20 +89,15 @@ public indirect enum VectorEncodable: Encodable, Sendable {
     public func encode(to encoder: any Encoder) throws {
         switch self {
         case .string(let value):
-            var container = encoder.singleValueContainer()
-            try container.encode(value)
+            try encoder.encodeSingleValue(value)
         case .integer(let value):
-            var container = encoder.singleValueContainer()
-            try container.encode(value)
+            try encoder.encodeSingleValue(value)
         case .double(let value):
-            var container = encoder.singleValueContainer()
-            try container.encode(value)
+            try encoder.encodeSingleValue(value)
         case .bool(let value):
-            var container = encoder.singleValueContainer()
-            try container.encode(value)
+            try encoder.encodeSingleValue(value)
         case .decimal(let value):
-            var container = encoder.singleValueContainer()
-            try container.encode(value)
+            try encoder.encodeSingleValue(value)
         case .none:
             try Optional<VectorEncodable>.none.encode(to: encoder)
         case .superEncoded(let inner):
