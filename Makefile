@@ -37,7 +37,8 @@ run: install
 	@$(SWIFT) build --product sluice-conformance 2>&1 | tail -n 3
 	@$(SWIFT) build --product SluiceNDJSONPlugin 2>&1 | tail -n 1
 	@SLUICE_TESTENV_SKIP_INSTALL=1 $(TESTENV)/run.sh "$$($(SWIFT) build --show-bin-path)/sluice-conformance" \
-		--output "$(REPORT_DIR)" --plugin "$$($(SWIFT) build --show-bin-path)/libSluiceNDJSONPlugin.so"
+		--output "$(REPORT_DIR)" --plugin "$$($(SWIFT) build --show-bin-path)/libSluiceNDJSONPlugin.so" \
+		--plugin-samples Tests/Vectors/plugins/ndjson-samples.json
 
 ## servers: start the servers and leave them running (stop them with make stop).
 servers: install

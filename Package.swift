@@ -23,7 +23,7 @@ func tests(_ name: String, dependencies: [Target.Dependency]) -> Target {
 let libraryModules = [
     "SluiceCore", "SluiceTransport", "SluiceRequestSerialization", "SluiceMultipart",
     "SluiceResponseSerialization", "SluiceSecurity", "SluiceReachability", "Sluice",
-    "SluiceGzip", "SluiceXML", "SluicePropertyList",
+    "SluiceGzip", "SluiceXML", "SluicePropertyList", "SluiceConformanceKit",
 ]
 
 let package = Package(
@@ -64,6 +64,10 @@ let package = Package(
             "CSluicePluginABI", .product(name: "OrderedCollections", package: "swift-collections"),
         ]),
         module("SluiceTransport", dependencies: ["SluiceCore", "CCurl"]),
+        // The plugin contract for plugin authors' own test targets; its leak rule measures the C heap in a child
+        // process (CSluiceHeap).
+        .target(name: "CSluiceHeap", dependencies: ["CSluicePluginABI"], path: "Modules/CSluiceHeap"),
+        module("SluiceConformanceKit", dependencies: ["SluiceCore", "CSluiceHeap", "CSluicePluginABI"]),
         module("SluiceRequestSerialization", dependencies: ["SluiceCore"]),
         module("SluiceMultipart", dependencies: ["SluiceCore", "SluiceRequestSerialization"]),
         module("SluiceResponseSerialization", dependencies: ["SluiceCore"]),
@@ -89,7 +93,7 @@ let package = Package(
         .target(
             name: "SluiceConformance",
             dependencies: [
-                "Sluice", "CCurl", .product(name: "OrderedCollections", package: "swift-collections"),
+                "Sluice", "SluiceConformanceKit", "CCurl", .product(name: "OrderedCollections", package: "swift-collections"),
             ],
             path: "Tools/Conformance/SluiceConformance"),
         .executableTarget(
@@ -132,6 +136,7 @@ let package = Package(
         .executableTarget(
             name: "sluice-exit-probe", dependencies: ["SluiceTransport"], path: "Tests/ExitProbe"),
         tests("SluiceConformanceTests", dependencies: ["SluiceConformance"]),
+        tests("SluiceConformanceKitTests", dependencies: ["SluiceConformanceKit", "SluiceGzip", "SluiceConformance"]),
         tests("SluiceTests", dependencies: ["Sluice", .product(name: "Logging", package: "swift-log")]),
         // A new user's first program, every call in one function: the compiler must build it (quickly),
         // and SluiceTests runs it against the test servers.

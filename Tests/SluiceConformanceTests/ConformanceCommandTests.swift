@@ -54,6 +54,10 @@ struct ConformanceCommandTests {
             (["--servers", "/nonexistent/servers.json", "--suite", "core.headers"], "cannot read the servers file"),
             (["--no-servers", "--suite", "environment.servers"], "no suite left to run"),
             (["--suite", "core.headers", "--output", "/dev/null/reports"], "cannot write the report"),
+            (["--suite", "core.headers", "--plugin-samples", "Tests/Vectors/plugins/ndjson-samples.json"],
+             "1 --plugin-samples files for 0 --plugin libraries"),
+            (["--suite", "plugins.loadable", "--plugin", "/x.so", "--plugin-samples", "/nonexistent/samples.json"],
+             "cannot read the samples in /nonexistent/samples.json"),
         ]
         for (arguments, reason) in cases {
             let run = try Self.run(arguments, in: TestEnvironment.repositoryRoot)

@@ -22,15 +22,31 @@ struct ConformanceReportTests {
         #expect(report.passed)
     }
 
-    @Test("the example plugin library passes the plugins.loadable checks")
+    @Test("the example plugin library passes the plugins.loadable checks on its samples")
     func pluginSuite() async throws {
+        let path = try TestEnvironment.examplePluginPath()
+        let samples = TestEnvironment.repositoryRoot.appendingPathComponent("Tests/Vectors/plugins/ndjson-samples.json").path
+        let report = await ConformanceRunner.run(
+            ConformanceRunner.allSuites.filter { $0.name == "plugins.loadable" },
+            in: ConformanceContext(vectors: nil, servers: nil, pluginPaths: [path], pluginSamplePaths: [samples]))
+        let suite = try #require(report.suites.first)
+        #expect(suite.cases.count >= 20)
+        #expect(suite.cases.contains { $0.id == "libSluiceNDJSONPlugin.so: sample \"a broken line\" fails with registry.pluginFailed" })
+        for result in suite.cases where !result.passed { Issue.record("\(result.id): \(result.detail ?? "")") }
+    }
+
+    @Test("a plugin library given without samples fails plugins.loadable: nothing shows it decodes")
+    func pluginSuiteWithoutSamples() async throws {
         let path = try TestEnvironment.examplePluginPath()
         let report = await ConformanceRunner.run(
             ConformanceRunner.allSuites.filter { $0.name == "plugins.loadable" },
             in: ConformanceContext(vectors: nil, servers: nil, pluginPaths: [path]))
         let suite = try #require(report.suites.first)
-        #expect(suite.cases.count >= 6)
-        for result in suite.cases where !result.passed { Issue.record("\(result.id): \(result.detail ?? "")") }
+        #expect(suite.cases.filter { !$0.passed }.map(\.id) == [
+            "libSluiceNDJSONPlugin.so: application/x-ndjson has a sample that decodes",
+            "libSluiceNDJSONPlugin.so: application/jsonl has a sample that decodes",
+        ])
+        #expect(!report.passed)
     }
 
     @Test("the bundled plugins pass plugins.bundled through the registry")

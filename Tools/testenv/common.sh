@@ -17,6 +17,9 @@ NGINX_PIDFILE="$RUN_DIR/nginx.launch.pid"       # written by start.sh (process g
 NGINX_MASTER_PIDFILE="$RUN_DIR/nginx.pid"       # written by nginx itself
 HTTPBIN_PIDFILE="$RUN_DIR/httpbin.launch.pid"   # written by start.sh (process group leader)
 HTTPBIN_MASTER_PIDFILE="$RUN_DIR/gunicorn.pid"  # written by gunicorn itself
+FAULTPROXY_PIDFILE="$RUN_DIR/faultproxy.launch.pid" # written by start.sh (process group leader)
+FAULTPROXY_READY="$RUN_DIR/faultproxy.ready"    # written by faultproxy.py once all its ports listen
+FAULTPROXY_LOG="$RUN_DIR/faultproxy.log"        # faultproxy.py's stdout: one line per connection
 SERVERS_ENV="$RUN_DIR/servers.env"
 SERVERS_JSON="$RUN_DIR/servers.json"
 

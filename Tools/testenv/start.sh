@@ -6,6 +6,9 @@
 #     servers for the trust tests (root -> intermediate -> leaf chain,
 #     self-signed, wrong host name, expired, not yet valid)
 #   - httpbin under gunicorn (plain HTTP)
+#   - faultproxy.py: one port per network fault (reset, truncation, latency,
+#     bandwidth, corrupt head or body, cut TLS handshake, silence, a random mix)
+#     in front of nginx's plain HTTP port (tls-cut: nginx's HTTPS port)
 # Servers from an earlier start are stopped first. Each server runs under
 # `timeout`, so it ends by itself after $SLUICE_TESTENV_LIFETIME seconds
 # (default 5400) even if stop.sh is never called.
@@ -61,10 +64,15 @@ HTTPBIN_ERROR_LOG="$RUN_DIR/httpbin-error.log"
 HTTPBIN_ACCESS_LOG="$RUN_DIR/httpbin-access.log"
 NGINX_STDOUT_LOG="$RUN_DIR/nginx-stdout.log"
 HTTPBIN_STDOUT_LOG="$RUN_DIR/httpbin-stdout.log"
+# The fault proxy's ports, by fault (faultproxy.py's names; the first is the one
+# start.sh probes). tls-cut forwards to nginx's HTTPS port, the others to its
+# plain HTTP port.
+FAULTS=(pass reset-before-response reset-mid-body truncate latency bandwidth
+    corrupt-head corrupt-body tls-cut half-open blackhole mixed)
 
 # Logs cover one start: begin them empty.
 for f in "$NGINX_ERROR_LOG" "$NGINX_ACCESS_LOG" "$NGINX_STDOUT_LOG" \
-    "$HTTPBIN_ERROR_LOG" "$HTTPBIN_ACCESS_LOG" "$HTTPBIN_STDOUT_LOG"; do
+    "$HTTPBIN_ERROR_LOG" "$HTTPBIN_ACCESS_LOG" "$HTTPBIN_STDOUT_LOG" "$FAULTPROXY_LOG"; do
     : >"$f"
 done
 
@@ -225,6 +233,17 @@ print(" ".join(str(s.getsockname()[1]) for s in socks))
 for s in socks:
     s.close()
 PY
+}
+
+# wait_file LAUNCH_PIDFILE DEADLINE FILE : waits until FILE exists (0), the
+# launched process is gone (1) or the deadline passes (1).
+wait_file() {
+    local pidfile="$1" deadline="$2" file="$3"
+    while [[ ! -f "$file" ]]; do
+        launch_pid_alive "$pidfile" >/dev/null || return 1
+        ((SECONDS < deadline)) || return 1
+        sleep 0.1
+    done
 }
 
 # wait_ready LAUNCH_PIDFILE DEADLINE CURL_ARGS... : polls with curl until it
@@ -612,7 +631,48 @@ start_httpbin() {
     done
 }
 
+# --- Fault proxy -----------------------------------------------------------------
+
+# Starts faultproxy.py with one port per fault of FAULTS, and sets FAULT_PORTS
+# (same order). Ready once it has written its ready file (all ports listen) and
+# a request through its pass port reaches nginx.
+start_faultproxy() {
+    local attempt deadline i name upstream
+    local -a ports args
+    for attempt in 1 2 3; do
+        read -r -a ports <<<"$(free_ports "${#FAULTS[@]}")"
+        args=(--ready-file "$FAULTPROXY_READY")
+        for i in "${!FAULTS[@]}"; do
+            name="${FAULTS[$i]}"
+            upstream="$HTTP_PORT"
+            if [[ "$name" == tls-cut ]]; then upstream="$HTTPS_PORT"; fi
+            args+=(--listen "$name=${ports[$i]}:127.0.0.1:$upstream:$name")
+        done
+        rm -f "$FAULTPROXY_READY"
+        : >"$FAULTPROXY_LOG"
+        timeout --signal=TERM --kill-after=10 "$LIFETIME" \
+            "$VENV_PY" "$TESTENV_SCRIPTS/faultproxy.py" "${args[@]}" \
+            </dev/null >>"$FAULTPROXY_LOG" 2>&1 &
+        write_launch_pidfile "$FAULTPROXY_PIDFILE" "$!"
+        log "faultproxy started (pid $!): ${#FAULTS[@]} fault ports in front of nginx http $HTTP_PORT (tls-cut: https $HTTPS_PORT)"
+        deadline=$((SECONDS + START_TIMEOUT))
+        if wait_file "$FAULTPROXY_PIDFILE" "$deadline" "$FAULTPROXY_READY" &&
+            wait_ready "$FAULTPROXY_PIDFILE" "$deadline" "http://127.0.0.1:${ports[0]}/status"; then
+            FAULT_PORTS=("${ports[@]}")
+            return 0
+        fi
+        if grep -q 'Address already in use' "$FAULTPROXY_LOG" && ((attempt < 3)); then
+            log "faultproxy: a port was taken meanwhile; retrying with new ports"
+            "$TESTENV_SCRIPTS/stop.sh" --only faultproxy >/dev/null
+            continue
+        fi
+        show_log "$FAULTPROXY_LOG"
+        die "faultproxy did not become ready within ${START_TIMEOUT} s"
+    done
+}
+
 start_nginx
+start_faultproxy
 start_httpbin
 
 # --- Addresses for the tests ----------------------------------------------------
@@ -650,6 +710,17 @@ SLUICE_NOTYETVALID_CERT="$CERTS_DIR/notyetvalid.pem"
 SLUICE_CLIENT_KEY_ENCRYPTED="$CERTS_DIR/client-encrypted.key"
 SLUICE_CLIENT_KEY_PASSPHRASE="sluice-test-passphrase"
 SLUICE_H2C_URL="http://127.0.0.1:$H2C_PORT"
+# One key per fault: SLUICE_FAULT_<NAME>_URL, NAME upper-cased with - as _.
+for i in "${!FAULTS[@]}"; do
+    name="${FAULTS[$i]}"
+    key="SLUICE_FAULT_$(tr 'a-z-' 'A-Z_' <<<"$name")_URL"
+    scheme=http
+    if [[ "$name" == tls-cut ]]; then scheme=https; fi
+    printf -v "$key" '%s://127.0.0.1:%s' "$scheme" "${FAULT_PORTS[$i]}"
+    KEYS+=("$key")
+done
+KEYS+=(SLUICE_FAULT_LOG)
+SLUICE_FAULT_LOG="$FAULTPROXY_LOG"
 
 {
     echo "# Written by Tools/testenv/start.sh; removed by stop.sh."

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# Stops the servers that start.sh started, and removes their pid files and
-# servers.env / servers.json. Only processes recorded by start.sh are signalled:
-# the process group of each recorded launcher (while that launcher is still the
-# recorded process), plus the nginx / gunicorn masters named in their own pid
-# files and the children of those masters, each checked against its command line.
-# TERM first; whatever is left after $SLUICE_TESTENV_STOP_GRACE seconds
-# (default 10) gets KILL. Exits non-zero if a process survives.
+# Stops the servers that start.sh started (nginx, httpbin, the fault proxy), and
+# removes their pid files and servers.env / servers.json. Only processes recorded
+# by start.sh are signalled: the process group of each recorded launcher (while
+# that launcher is still the recorded process), plus the nginx / gunicorn masters
+# named in their own pid files and the children of those masters, each checked
+# against its command line. TERM first; whatever is left after
+# $SLUICE_TESTENV_STOP_GRACE seconds (default 10) gets KILL. Exits non-zero if a
+# process survives.
 #
-# Usage: stop.sh [--only nginx|httpbin]
+# Usage: stop.sh [--only nginx|httpbin|faultproxy]
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
@@ -15,18 +16,18 @@ ONLY=""
 while (($#)); do
     case "$1" in
         --only)
-            [[ $# -ge 2 ]] || die "--only needs nginx or httpbin"
+            [[ $# -ge 2 ]] || die "--only needs nginx, httpbin or faultproxy"
             ONLY="$2"
             shift 2
             ;;
         -h | --help)
-            sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
+            sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
             exit 0
             ;;
         *) die "unknown argument: $1" ;;
     esac
 done
-case "$ONLY" in "" | nginx | httpbin) ;; *) die "--only takes nginx or httpbin" ;; esac
+case "$ONLY" in "" | nginx | httpbin | faultproxy) ;; *) die "--only takes nginx, httpbin or faultproxy" ;; esac
 
 GRACE="${SLUICE_TESTENV_STOP_GRACE:-10}"
 [[ "$GRACE" =~ ^[0-9]+$ ]] || die "SLUICE_TESTENV_STOP_GRACE must be a number of seconds"
@@ -47,6 +48,10 @@ is_ours() { # SERVICE PID
             ;;
         httpbin)
             case "$cmd" in *"$HTTPBIN_MASTER_PIDFILE"*) return 0 ;; esac
+            ;;
+        faultproxy)
+            # Its command line names the ready file in this run directory.
+            case "$cmd" in *faultproxy.py*"$FAULTPROXY_READY"*) return 0 ;; esac
             ;;
     esac
     return 1
@@ -94,11 +99,14 @@ collect() { # SERVICE LAUNCH_PIDFILE MASTER_PIDFILE
 SERVICES=()
 [[ -z "$ONLY" || "$ONLY" == nginx ]] && SERVICES+=(nginx)
 [[ -z "$ONLY" || "$ONLY" == httpbin ]] && SERVICES+=(httpbin)
+[[ -z "$ONLY" || "$ONLY" == faultproxy ]] && SERVICES+=(faultproxy)
 
 for svc in "${SERVICES[@]}"; do
     case "$svc" in
         nginx) collect nginx "$NGINX_PIDFILE" "$NGINX_MASTER_PIDFILE" ;;
         httpbin) collect httpbin "$HTTPBIN_PIDFILE" "$HTTPBIN_MASTER_PIDFILE" ;;
+        # No master pid file: the proxy is one process, the launcher's child.
+        faultproxy) collect faultproxy "$FAULTPROXY_PIDFILE" "" ;;
     esac
 done
 
@@ -152,6 +160,7 @@ for svc in "${SERVICES[@]}"; do
     case "$svc" in
         nginx) rm -f "$NGINX_PIDFILE" "$NGINX_MASTER_PIDFILE" ;;
         httpbin) rm -f "$HTTPBIN_PIDFILE" "$HTTPBIN_MASTER_PIDFILE" ;;
+        faultproxy) rm -f "$FAULTPROXY_PIDFILE" "$FAULTPROXY_READY" ;;
     esac
 done
 rm -f "$SERVERS_ENV" "$SERVERS_JSON"
@@ -163,6 +172,7 @@ for svc in "${SERVICES[@]}"; do
     case "$svc" in
         nginx) patterns+=("$NGINX_CONF") ;;
         httpbin) patterns+=("$HTTPBIN_MASTER_PIDFILE") ;;
+        faultproxy) patterns+=("$FAULTPROXY_READY") ;;
     esac
 done
 leftover=""

@@ -17,6 +17,10 @@ public struct LibraryDiagnostic: Sendable, Hashable, CustomStringConvertible {
         self.message = message
     }
 
+    /// The ``message`` of a loaded plugin's failure when the plugin gave none (it returned an error
+    /// status without setting `*error_message`): `"no message"`.
+    public static let noPluginMessage = "no message"
+
     /// `library code: message`.
     public var description: String { "\(library) \(code): \(message)" }
 }

@@ -61,7 +61,7 @@ struct LoadedPlugin: SerializerPlugin {
             }
         }
         guard status == SLUICE_PLUGIN_OK else {
-            let text = message.map { Self.string(fromMessage: $0) } ?? "no message"
+            let text = message.map { Self.string(fromMessage: $0) } ?? LibraryDiagnostic.noPluginMessage
             return .failure(CallFailure(message: text, status: status, reportedByPlugin: true))
         }
         // size_t arrives as Int: a claim past Int.max is negative here, and past the limit either way.

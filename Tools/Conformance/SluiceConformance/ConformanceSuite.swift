@@ -27,12 +27,17 @@ public struct ConformanceContext: Sendable {
     public var servers: ServerEnvironment?
     /// Plugin libraries to load and check. Default none.
     public var pluginPaths: [String]
+    /// Samples files (``PluginContract/init(contentsOf:callTimeout:threads:rounds:leakCheckCalls:)``), the
+    /// first for the first plugin library and so on; a library without one is checked on no samples.
+    /// Default none.
+    public var pluginSamplePaths: [String]
 
     /// Creates a context.
-    public init(vectors: VectorStore?, servers: ServerEnvironment?, pluginPaths: [String] = []) {
+    public init(vectors: VectorStore?, servers: ServerEnvironment?, pluginPaths: [String] = [], pluginSamplePaths: [String] = []) {
         self.vectors = vectors
         self.servers = servers
         self.pluginPaths = pluginPaths
+        self.pluginSamplePaths = pluginSamplePaths
     }
 
     /// The vectors, or a ``ConformanceError`` saying how to provide them.

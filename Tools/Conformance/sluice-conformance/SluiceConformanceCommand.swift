@@ -32,6 +32,9 @@ struct SluiceConformanceCommand: AsyncParsableCommand {
     @Option(name: .long, help: "A plugin library (.so) to load and check; repeat for several.")
     var plugin: [String] = []
 
+    @Option(name: .customLong("plugin-samples"), help: "A JSON file of samples for the --plugin in the same position (docs/plugins.md); repeat for several.")
+    var pluginSamples: [String] = []
+
     @Option(name: .long, parsing: .upToNextOption, help: "Run only these suites (default: all).")
     var suite: [String] = []
 
@@ -110,7 +113,17 @@ struct SluiceConformanceCommand: AsyncParsableCommand {
             serverEnvironment = try? ServerEnvironment.load()
         }
 
-        let context = ConformanceContext(vectors: vectorStore, servers: serverEnvironment, pluginPaths: plugin)
+        guard pluginSamples.count <= plugin.count else {
+            return Self.unusable("\(pluginSamples.count) --plugin-samples files for \(plugin.count) --plugin libraries: each samples file goes with the --plugin in the same position")
+        }
+        for file in pluginSamples {
+            do {
+                _ = try PluginContract(contentsOf: URL(fileURLWithPath: file))
+            } catch {
+                return Self.unusable(error.message)
+            }
+        }
+        let context = ConformanceContext(vectors: vectorStore, servers: serverEnvironment, pluginPaths: plugin, pluginSamplePaths: pluginSamples)
         let quiet = quiet
         let report = await ConformanceRunner.run(selected, in: context) { event in
             Self.show(event, quiet: quiet)

@@ -1,0 +1,33 @@
+/*
+ * The leak probe of SluiceConformanceKit: runs a loaded plugin's decode and free_buffer in a child
+ * process, where no other thread allocates, and measures what the C heap keeps (glibc's mallinfo2,
+ * which Swift cannot see through the Glibc module).
+ */
+#ifndef SLUICE_HEAP_H
+#define SLUICE_HEAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* One body to decode: its bytes and its NUL-terminated media type. */
+typedef struct sluice_probe_input {
+    const uint8_t *bytes;
+    size_t length;
+    const char *media_type;
+} sluice_probe_input;
+
+/* What sluice_leak_probe found. */
+typedef enum sluice_probe_status {
+    SLUICE_PROBE_MEASURED = 0,     /* *growth holds the median heap growth of five trials */
+    SLUICE_PROBE_UNAVAILABLE = 1,  /* the C library does not report its heap, or fork/pipe failed */
+    SLUICE_PROBE_CRASHED = 2,      /* the child died of signal *signal_number */
+    SLUICE_PROBE_TIMED_OUT = 3     /* the child did not answer within the timeout and was killed */
+} sluice_probe_status;
+
+/* Forks; the child calls table->decode on each input and gives every buffer back through
+   table->free_buffer (output and message once each), `calls` times per trial after a warm-up, for five
+   trials, and reports the median growth of the heap's in-use bytes. `table` is a sluice_plugin_table. */
+sluice_probe_status sluice_leak_probe(const void *table, const sluice_probe_input *inputs, size_t count,
+                                      size_t calls, int timeout_ms, int64_t *growth, int *signal_number);
+
+#endif
