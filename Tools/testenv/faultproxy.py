@@ -274,7 +274,7 @@ def set_rst_on_close(sock) -> None:
     """SO_LINGER on with timeout 0: close() then sends a RST instead of a FIN."""
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-    except OSError:
+    except (OSError, AttributeError):     # already closed, or no socket
         pass
 
 
