@@ -135,7 +135,7 @@ let package = Package(
         // still closes its TLS connections).
         .executableTarget(
             name: "sluice-exit-probe", dependencies: ["SluiceTransport"], path: "Tests/ExitProbe"),
-        tests("SluiceConformanceTests", dependencies: ["SluiceConformance"]),
+        tests("SluiceConformanceTests", dependencies: ["SluiceConformance", "CZlib"]),
         tests("SluiceConformanceKitTests", dependencies: ["SluiceConformanceKit", "SluiceGzip", "SluiceConformance"]),
         tests("SluiceTests", dependencies: ["Sluice", .product(name: "Logging", package: "swift-log")]),
         // A new user's first program, every call in one function: the compiler must build it (quickly),

@@ -17,6 +17,9 @@ DEB_PACKAGES=(
     ca-certificates
     curl
     iproute2
+    # Renders the HTML conformance report for its screenshot test.
+    chromium-headless-shell
+    fonts-dejavu-core
 )
 
 export DEBIAN_FRONTEND=noninteractive
