@@ -69,6 +69,43 @@ struct ConformanceCommandTests {
         }
     }
 
+    @Test("--extra-vectors: a user's own directory of vector files runs beside the bundled cases")
+    func extraVectors() throws {
+        let bundled = try Self.run(["--suite", "request.query-string", "--output", Self.output])
+        let bundledCount = try #require(Self.passCount(bundled.stdout, suite: "request.query-string"))
+        let mine = FileManager.default.temporaryDirectory.appendingPathComponent("my-vectors-\(UUID())")
+        try FileManager.default.createDirectory(at: mine.appendingPathComponent("request"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: mine) }
+        try Data(#"""
+            {"escape": [{"id": "mine: a space", "input": "a b", "output": "a%20b"}],
+             "serialize": [{"id": "mine: two keys", "parameters": {"b": 2, "a": 1}, "query": "a=1&b=2"}]}
+            """#.utf8).write(to: mine.appendingPathComponent("request/query-string.json"))
+        let run = try Self.run(["--suite", "request.query-string", "--extra-vectors", mine.path, "--output", Self.output])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(Self.passCount(run.stdout, suite: "request.query-string") == bundledCount + 2, "\(run.stdout)")
+
+        // A case of the user's that fails is reported under its own id.
+        try Data(#"{"escape": [{"id": "mine: wrong on purpose", "input": "a b", "output": "a+b"}]}"#.utf8)
+            .write(to: mine.appendingPathComponent("request/query-string.json"))
+        let failing = try Self.run(["--suite", "request.query-string", "--extra-vectors", mine.path, "--output", Self.output])
+        #expect(failing.status == 1)
+        #expect(failing.stdout.contains("mine: wrong on purpose"), "\(failing.stdout)")
+
+        // A file no bundled file is named like is refused, not ignored.
+        try Data("{}".utf8).write(to: mine.appendingPathComponent("request/query-strings.json"))
+        let typo = try Self.run(["--suite", "request.query-string", "--extra-vectors", mine.path, "--output", Self.output])
+        #expect(typo.status == 2)
+        #expect(typo.stderr.contains("query-strings.json has no bundled counterpart"), "\(typo.stderr)")
+    }
+
+    /// The number of passed cases in a suite's progress line (`[1/1] NAME ... pass 37/37`).
+    static func passCount(_ output: String, suite: String) -> Int? {
+        guard let line = output.split(separator: "\n").first(where: { $0.contains("] \(suite) ... ") }),
+            let counts = line.split(separator: " ").last, let passed = counts.split(separator: "/").first
+        else { return nil }
+        return Int(passed)
+    }
+
     @Test("suites that need no server pass anywhere, with the vectors found from the executable: status 0")
     func runsAnywhere() throws {
         let run = try Self.run(["--suite", "core.headers", "request.query-string", "--output", Self.output])

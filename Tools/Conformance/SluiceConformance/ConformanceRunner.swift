@@ -72,7 +72,7 @@ public enum ConformanceRunner {
             libcurl: "\(curl.version) (\(curl.tlsVersion ?? "no TLS"), HTTP/2 \(curl.supportsHTTP2 ? "yes" : "no"))",
             startedAt: started.formatted(.iso8601),
             serverSource: context.servers?.source,
-            vectorsDirectory: context.vectors?.directory.path,
+            vectorsDirectory: context.vectors.map { ([$0.directory] + $0.extraDirectories).map(\.path).joined(separator: " + ") },
             suites: results)
     }
 }

@@ -26,6 +26,9 @@ struct SluiceConformanceCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The Tests/Vectors directory (default: found above the current directory or the executable).")
     var vectors: String?
 
+    @Option(name: .customLong("extra-vectors"), help: "A directory of your own vector files, named as the bundled ones (request/query-string.json, ...), whose cases run beside the bundled cases; repeat for several.")
+    var extraVectors: [String] = []
+
     @Option(name: .long, help: "A servers.json written by Tools/testenv/start.sh (default: SLUICE_* variables, or found above the current directory).")
     var servers: String?
 
@@ -93,14 +96,19 @@ struct SluiceConformanceCommand: AsyncParsableCommand {
         if noServers { selected.removeAll { $0.requirements.contains(.servers) } }
         guard !selected.isEmpty else { return Self.unusable("no suite left to run (every one chosen needs servers)") }
 
-        let vectorStore: VectorStore?
+        var vectorStore: VectorStore?
         do {
             vectorStore = try VectorStore.locate(explicit: vectors)
         } catch {
-            if vectors != nil || selected.contains(where: { $0.requirements.contains(.vectors) }) {
+            if vectors != nil || !extraVectors.isEmpty || selected.contains(where: { $0.requirements.contains(.vectors) }) {
                 return Self.unusable("\(error)")
             }
             vectorStore = nil
+        }
+        do {
+            vectorStore = try vectorStore?.adding(extraVectors.map { URL(fileURLWithPath: $0) })
+        } catch {
+            return Self.unusable("\(error)")
         }
         let serverEnvironment: ServerEnvironment?
         if let servers {
