@@ -48,6 +48,21 @@ public enum TestEnvironment {
         return url
     }
 
+    /// The fault proxy's port for `fault` (`truncate`, `reset-mid-body`, ...), in front of nginx.
+    ///
+    /// - Throws: ``ConformanceError`` naming the fault and `make servers` when the proxy is not
+    ///   configured or does not answer.
+    public static func faultURL(_ fault: String) throws -> URL {
+        let environment = try requireServers()
+        guard let url = environment.faultURL(fault) else {
+            throw ConformanceError("the fault proxy's \(fault) port is not configured (from \(environment.source)); start it with \(ServerEnvironment.startCommand)")
+        }
+        guard isListening(url) else {
+            throw ConformanceError("the fault proxy's \(fault) port does not answer at \(url); start it with \(ServerEnvironment.startCommand)")
+        }
+        return url
+    }
+
     /// A request for `path` on `server`.
     ///
     /// - Throws: As ``url(for:)``.

@@ -21,6 +21,14 @@ struct CurlErrorMappingTests {
         #expect(CurlErrorMapping.code(for: curl, message: "", connected: true, elapsed: 1, resourceTimeout: nil).code == expected)
     }
 
+    @Test("an answer without a status line (libcurl: HTTP/0.9 not allowed) is invalidResponse; other unsupported protocols are not")
+    func noStatusLine() {
+        #expect(CurlErrorMapping.code(for: CURLE_UNSUPPORTED_PROTOCOL, message: "Received HTTP/0.9 when not allowed", connected: true,
+                                      elapsed: 1, resourceTimeout: nil).code == .invalidResponse)
+        #expect(CurlErrorMapping.code(for: CURLE_UNSUPPORTED_PROTOCOL, message: "Protocol \"gopher\" not supported", connected: false,
+                                      elapsed: 0, resourceTimeout: nil).code == .transportFailed)
+    }
+
     @Test("a timeout: resource when the task's time ran out, too slow for the rate check, connect before a connection, idle after", arguments: [
         ("", false, 1.0, nil as Double?, SluiceError.Code.connectTimedOut), ("", true, 1.0, nil, .idleTimedOut),
         ("", true, 10.0, 10.0, .resourceTimedOut), ("", false, 9.9, 10.0, .resourceTimedOut), ("", true, 5.0, 10.0, .idleTimedOut),

@@ -61,6 +61,9 @@ enum CurlErrorMapping {
             return (.tlsFailed, "the TLS handshake failed")
         case CURLE_TOO_MANY_REDIRECTS:
             return (.tooManyRedirects, "too many redirects")
+        case CURLE_UNSUPPORTED_PROTOCOL where message.contains("HTTP/0.9"):
+            // libcurl reads an answer that does not start with a status line as HTTP/0.9, which it refuses.
+            return (.invalidResponse, "the server's answer does not start with an HTTP status line")
         case CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_PARTIAL_FILE, CURLE_GOT_NOTHING, CURLE_HTTP2,
             CURLE_HTTP2_STREAM, CURLE_HTTP3, CURLE_WEIRD_SERVER_REPLY:
             return (.connectionLost, "the connection ended before the response was complete")

@@ -65,6 +65,12 @@ public struct ServerEnvironment: Sendable, Codable, Hashable {
     /// The base URL of `server`, or `nil` when it is not configured.
     public func url(for server: Server) -> URL? { values[server.rawValue].flatMap(URL.init(string:)) }
 
+    /// The fault proxy's address for `fault` (`reset-mid-body` reads `SLUICE_FAULT_RESET_MID_BODY_URL`),
+    /// or `nil` when it is not configured. The faults are listed in Tools/testenv/README.md.
+    public func faultURL(_ fault: String) -> URL? {
+        values["SLUICE_FAULT_\(fault.uppercased().replacingOccurrences(of: "-", with: "_"))_URL"].flatMap(URL.init(string:))
+    }
+
     /// The test CA's PEM file (`SLUICE_CA_FILE`), or `nil`.
     public var caFile: String? { values["SLUICE_CA_FILE"] }
     /// The client certificate PEM for mutual TLS (`SLUICE_CLIENT_CERT`), or `nil`.
