@@ -12,7 +12,7 @@ TESTENV := Tools/testenv
 REPORT_DIR ?= reports/conformance
 SWIFT_TEST_FLAGS ?=
 
-.PHONY: all install build test run servers stop benchmarks fuzz sanitize clean
+.PHONY: all install build test run servers stop benchmarks fuzz sanitize soak clean
 
 all: build
 
@@ -57,6 +57,13 @@ benchmarks: install
 FUZZ_SECONDS ?= 60
 fuzz: install
 	@Tools/Fuzz/run.sh $(FUZZ_SECONDS)
+
+## soak: a mixed workload through the fault proxy for SOAK_SECONDS (default 600), several sessions made and
+## released; fails on a task not ended exactly once, descriptors or threads left behind, or memory growth.
+SOAK_SECONDS ?= 600
+soak: install
+	@$(SWIFT) build --product sluice-soak 2>&1 | tail -n 1
+	@SLUICE_TESTENV_SKIP_INSTALL=1 $(TESTENV)/run.sh "$$($(SWIFT) build --show-bin-path)/sluice-soak" $(SOAK_SECONDS) reports/soak
 
 ## sanitize: the whole suite against the servers under ThreadSanitizer, then AddressSanitizer (each in
 ## its own build folder; slow: not part of make test).

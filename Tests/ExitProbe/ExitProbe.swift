@@ -9,16 +9,23 @@ import SluiceTransport
 @main
 struct ExitProbe {
     static func main() async {
+        // What the run held (the CA bundle, the arguments) is released before exit, so that
+        // LeakSanitizer's exit-time check finds nothing held only by main's frame.
+        exit(await run())
+    }
+
+    /// Parses the arguments and sends the requests; the exit status.
+    static func run() async -> Int32 {
         let arguments = CommandLine.arguments
         guard arguments.count == 5, let url = URL(string: arguments[1]), let count = Int(arguments[3]),
             let ca = FileManager.default.contents(atPath: arguments[2]), ["release", "live"].contains(arguments[4])
         else {
             FileHandle.standardError.write(Data("usage: sluice-exit-probe URL CA_FILE COUNT release|live\n".utf8))
-            exit(2)
+            return 2
         }
         let answered = await send(count, to: url, trusting: ca, keepingSession: arguments[4] == "live")
         print("answered \(answered) of \(count)")
-        exit(answered == count ? 0 : 1)
+        return answered == count ? 0 : 1
     }
 
     /// Sends the requests; the session is released on return unless `keepingSession`.
