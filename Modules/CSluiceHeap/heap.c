@@ -17,10 +17,19 @@ static int64_t heap_in_use(void) {
     struct mallinfo2 info = mallinfo2();
     return (int64_t)(info.uordblks + info.hblkhd);
 }
+int64_t sluice_heap_bytes_from_system(void) {
+    struct mallinfo2 info = mallinfo2();
+    return (int64_t)(info.arena + info.hblkhd);
+}
+int sluice_heap_trim(void) { return malloc_trim(0); }
 #else
+int64_t sluice_heap_bytes_from_system(void) { return 0; }
+int sluice_heap_trim(void) { return 0; }
 #define SLUICE_HAVE_MALLINFO2 0
 static int64_t heap_in_use(void) { return 0; }
 #endif
+
+int64_t sluice_heap_bytes_in_use(void) { return heap_in_use(); }
 
 static void run_once(const sluice_plugin_table *table, const sluice_probe_input *inputs, size_t count) {
     for (size_t i = 0; i < count; i++) {

@@ -48,10 +48,12 @@ struct EmptyValueSerializer: ResponseSerializer {
     }
 }
 
-/// Hangs on a body that says `hang`.
+/// Blocks on a body that says `hang` until the test opens `gate`.
 struct HangingSerializer: ResponseSerializer {
+    let gate: DispatchSemaphore
+
     func serialize(request: HTTPRequest?, response: HTTPResponse, body: Data?) throws(SluiceError) -> Parameters? {
-        if body == Data("hang=1".utf8) { Thread.sleep(forTimeInterval: 10) }
+        if body == Data("hang=1".utf8) { gate.wait() }
         return try PairsSerializer().serialize(request: request, response: response, body: body)
     }
 }

@@ -26,3 +26,9 @@ struct Gauges {
         return now
     }
 }
+
+/// Writes `line` to standard output at once (unbuffered, so a line per phase shows in a file or a pipe as
+/// the phase ends).
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}

@@ -15,7 +15,8 @@ import SluiceTransport
 /// - the resident memory after the warm-up phases grows less than the limit over the run.
 ///
 /// Usage: `sluice-soak [seconds] [report-directory]` (default 600 s, reports/soak), with the servers of
-/// `make servers` running. Prints a line per phase and a summary; writes `phases.csv` and `summary.json`.
+/// `make servers` running; `sluice-soak storm [tasks] [rounds]` runs the cancellation storm instead
+/// (``CancellationStorm``). Prints a line per phase and a summary; writes `phases.csv` and `summary.json`.
 @main
 struct SoakProgram {
     /// What one phase did and left behind.
@@ -33,6 +34,15 @@ struct SoakProgram {
 
     static func main() async {
         let arguments = CommandLine.arguments
+        if arguments.count > 1, arguments[1] == "storm" {
+            guard let servers = try? ServerEnvironment.load() else {
+                FileHandle.standardError.write(Data("sluice-soak: no servers; start them with \(ServerEnvironment.startCommand)\n".utf8))
+                exit(2)
+            }
+            let tasks = arguments.count > 2 ? Int(arguments[2]) ?? 5_000 : 5_000
+            let rounds = arguments.count > 3 ? Int(arguments[3]) ?? 3 : 3
+            exit(await CancellationStorm.run(servers: servers, tasks: tasks, rounds: rounds))
+        }
         let duration = arguments.count > 1 ? Double(arguments[1]) ?? 600 : 600
         let reportDirectory = URL(fileURLWithPath: arguments.count > 2 ? arguments[2] : "reports/soak")
         let servers: ServerEnvironment
@@ -47,7 +57,7 @@ struct SoakProgram {
             exit(2)
         }
         let start = Gauges.read()
-        print("sluice-soak: \(Int(duration)) s; at start \(start.descriptors) descriptors, \(start.threads) threads, \(String(format: "%.1f", start.residentMiB)) MiB")
+        say("sluice-soak: \(Int(duration)) s; at start \(start.descriptors) descriptors, \(start.threads) threads, \(String(format: "%.1f", start.residentMiB)) MiB")
         // The baseline is the state after the first phase, once its session is gone: the runtime's own
         // threads and descriptors (the concurrency pool, Dispatch) exist from then on.
         var baseline: Gauges?
@@ -72,7 +82,7 @@ struct SoakProgram {
                 baseline = settled
             }
             let failures = phase.failures.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-            print(String(format: "phase %3d: %5d requests, %5d ok, %.1f s, %.1f MiB, %d fds, %d threads; errors: %@%@",
+            say(String(format: "phase %3d: %5d requests, %5d ok, %.1f s, %.1f MiB, %d fds, %d threads; errors: %@%@",
                          index, phase.requests, phase.succeeded, phase.seconds, phase.residentMiB, phase.descriptors, phase.threads,
                          failures.isEmpty ? "none" : failures, phase.violations.isEmpty ? "" : "; VIOLATIONS: " + phase.violations.joined(separator: "; ")))
             phases.append(phase)
@@ -103,14 +113,14 @@ struct SoakProgram {
         if let json = try? JSONSerialization.data(withJSONObject: summary, options: [.prettyPrinted, .sortedKeys]) {
             try? json.write(to: reportDirectory.appendingPathComponent("summary.json"))
         }
-        print("sluice-soak: \(total) requests in \(phases.count) phases; errors by code: \(codes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))")
-        print(String(format: "sluice-soak: resident memory %.1f MiB after warm-up, %.1f MiB at the end: %+.2f MiB over %d requests (%+.2f MiB per million)",
+        say("sluice-soak: \(total) requests in \(phases.count) phases; errors by code: \(codes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))")
+        say(String(format: "sluice-soak: resident memory %.1f MiB after warm-up, %.1f MiB at the end: %+.2f MiB over %d requests (%+.2f MiB per million)",
                      warm, phases.last!.residentMiB, growth, requestsAfterWarmUp, perMillion))
         let memoryOK = growth < 5
         if !violations.isEmpty || !memoryOK {
-            print("sluice-soak: FAILED: \(violations.count) violations\(memoryOK ? "" : ", memory grew \(String(format: "%.1f", growth)) MiB")")
+            say("sluice-soak: FAILED: \(violations.count) violations\(memoryOK ? "" : ", memory grew \(String(format: "%.1f", growth)) MiB")")
             exit(1)
         }
-        print("sluice-soak: passed")
+        say("sluice-soak: passed")
     }
 }

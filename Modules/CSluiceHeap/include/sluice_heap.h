@@ -24,6 +24,18 @@ typedef enum sluice_probe_status {
     SLUICE_PROBE_TIMED_OUT = 3     /* the child did not answer within the timeout and was killed */
 } sluice_probe_status;
 
+/* Bytes the C heap has handed out and not had back (all arenas, mmapped blocks included); 0 where the C
+   library cannot tell. */
+int64_t sluice_heap_bytes_in_use(void);
+
+/* Bytes the C heap holds from the system (all arenas' sbrk and mmap'd heaps plus mmapped blocks); 0 where
+   the C library cannot tell. */
+int64_t sluice_heap_bytes_from_system(void);
+
+/* Gives the free memory at the top of every arena, and whole free pages inside them, back to the system
+   (glibc's malloc_trim(0)); returns whether any was given back. Does nothing elsewhere. */
+int sluice_heap_trim(void);
+
 /* Forks; the child calls table->decode on each input and gives every buffer back through
    table->free_buffer (output and message once each), `calls` times per trial after a warm-up, for five
    trials, and reports the median growth of the heap's in-use bytes. `table` is a sluice_plugin_table. */
