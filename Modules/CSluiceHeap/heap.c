@@ -31,6 +31,18 @@ static int64_t heap_in_use(void) { return 0; }
 
 int64_t sluice_heap_bytes_in_use(void) { return heap_in_use(); }
 
+int sluice_heap_tracks_malloc(void) {
+    if (!SLUICE_HAVE_MALLINFO2) return 0;
+    int64_t before = heap_in_use();
+    volatile char *block = malloc(1 << 20);
+    if (!block) return 0;
+    block[0] = 1;
+    block[(1 << 20) - 1] = 1;
+    int64_t after = heap_in_use();
+    free((void *)block);
+    return after - before >= (1 << 20);
+}
+
 static void run_once(const sluice_plugin_table *table, const sluice_probe_input *inputs, size_t count) {
     for (size_t i = 0; i < count; i++) {
         uint8_t *output = NULL;
@@ -63,7 +75,7 @@ static void child(const sluice_plugin_table *table, const sluice_probe_input *in
 
 sluice_probe_status sluice_leak_probe(const void *table, const sluice_probe_input *inputs, size_t count,
                                       size_t calls, int timeout_ms, int64_t *growth, int *signal_number) {
-    if (!SLUICE_HAVE_MALLINFO2) return SLUICE_PROBE_UNAVAILABLE;
+    if (!sluice_heap_tracks_malloc()) return SLUICE_PROBE_UNAVAILABLE;
     int fds[2];
     if (pipe(fds) != 0) return SLUICE_PROBE_UNAVAILABLE;
     pid_t pid = fork();

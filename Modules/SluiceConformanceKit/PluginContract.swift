@@ -1,3 +1,4 @@
+import CSluiceHeap
 import Foundation
 import SluiceCore
 
@@ -61,6 +62,11 @@ public struct PluginContract: Sendable {
         self.rounds = rounds
         self.leakCheckCalls = leakCheckCalls
     }
+
+    /// Whether this process can check the leak rule of a loaded library: its malloc is glibc's, whose
+    /// heap can be read (not under AddressSanitizer or ThreadSanitizer, which bring their own). Where it
+    /// cannot, the rule passes with a detail saying it was not checked.
+    public static var measuresLeaks: Bool { sluice_heap_tracks_malloc() == 1 }
 
     /// Checks a plugin value, registered into a registry of its own.
     public func check(_ plugin: any SerializerPlugin) async -> PluginContractReport {

@@ -55,7 +55,8 @@ struct LoadedPluginContractTests {
         let report = await PluginContract(samples: Self.lineSamples).check(libraryAt: path)
         #expect(report.passed, "\(report)")
         let leak = try #require(report.findings.first { $0.rule == "gives back the memory of its answers" })
-        #expect(leak.detail?.contains("per call") == true)
+        // Under a sanitizer's allocator the heap cannot be read, and the rule says so.
+        #expect(leak.detail?.contains(PluginContract.measuresLeaks ? "per call" : "not checked") == true, "\(leak)")
     }
 
     @Test("a C plugin that accepts any input fails the sample it must refuse")
@@ -92,7 +93,12 @@ struct LoadedPluginContractTests {
         let path = try Self.library("leaky", decode: Self.honestDecode, free: "(void)buffer;")
         defer { CPluginBuilder.discard(path) }
         let report = await PluginContract(samples: Self.lineSamples).check(libraryAt: path)
-        #expect(Self.failedRules(report) == ["gives back the memory of its answers"], "\(report)")
+        if PluginContract.measuresLeaks {
+            #expect(Self.failedRules(report) == ["gives back the memory of its answers"], "\(report)")
+        } else {
+            // A sanitizer's allocator: the rule cannot be checked, and says so rather than failing or passing silently.
+            #expect(report.findings.first { $0.rule == "gives back the memory of its answers" }?.detail?.hasPrefix("not checked") == true)
+        }
     }
 
     @Test("a library that does not load is one failed rule")

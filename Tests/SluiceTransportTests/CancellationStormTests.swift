@@ -15,9 +15,12 @@ extension TransportSuites {
             #expect(run.output.contains("storm 2: 2000 tasks cancelled, 2000 completions"), "\(run.output)")
             let line = try #require(run.output.split(separator: "\n").first { $0.hasPrefix("storm: resident above the baseline: ") })
             let above = try #require(Double(line.dropFirst("storm: resident above the baseline: ".count).prefix { $0 != " " }))
-            // Before the engine gave the heap back after a burst, 2,000 tasks left about 150 MiB (5,000: 387 MiB)
-            // resident with under 1 MiB of it in use.
-            #expect(above < 40, "\(run.output)")
+            // Before the engine gave the heap back after a burst, 2,000 tasks left 104 MiB (5,000: 387 MiB) resident
+            // with under 1 MiB of it in use. The bound is glibc's allocator's: under a sanitizer, which brings its
+            // own allocator and shadow memory, only the completions are checked.
+            if run.output.contains("storm: allocator: glibc") {
+                #expect(above < 40, "\(run.output)")
+            }
         }
     }
 }

@@ -34,6 +34,8 @@ enum CancellationStorm {
         }
         try? await Task.sleep(for: .seconds(1))
         let baseline = Reading.now()
+        // A sanitizer brings its own allocator, which keeps memory its own way: only glibc's is judged.
+        say("storm: allocator: \(sluice_heap_tracks_malloc() == 1 ? "glibc" : "not glibc's")")
         say("storm: baseline: \(baseline)")
         for round in 1...rounds {
             let before = Reading.now()

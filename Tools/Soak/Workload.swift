@@ -18,6 +18,11 @@ struct Workload: Sendable {
     var operations = 400
     /// Operations in flight at once. Default 24.
     var concurrency = 24
+    /// Small GETs straight to nginx after the mixed operations of each phase, for volume: memory is
+    /// judged per million requests. Default 20,000.
+    var volumeRequests = 20_000
+    /// Of those, in flight at once. Default 32.
+    var volumeConcurrency = 32
 
     init?(servers: ServerEnvironment) {
         guard let mixed = servers.faultURL("mixed"), let halfOpen = servers.faultURL("half-open"),
@@ -63,12 +68,42 @@ struct Workload: Sendable {
             }
         }
         phase.violations += await completions.settle(within: .seconds(30))
+        await volume(session: session, into: &phase)
         session.invalidate(cancelingTasks: true)
         phase.seconds = (ContinuousClock.now - started) / .seconds(1)
         return phase
     }
 
     private func url(_ base: URL, _ path: String) -> URL { URL(string: base.absoluteString + path)! }
+
+    /// ``volumeRequests`` GETs of a 1 KiB file straight to nginx, ``volumeConcurrency`` at once.
+    private func volume(session: SessionManager, into phase: inout SoakProgram.Phase) async {
+        let request = HTTPRequest(url: url(http, "/files/1k.bin"))
+        await withTaskGroup(of: Outcome.self) { group in
+            var started = 0
+            func add() {
+                started += 1
+                group.addTask {
+                    do throws(SluiceError) {
+                        let result = try await session.data(for: request)
+                        return result.data.count == 1024 ? .succeeded : .violation("1k.bin arrived as \(result.data.count) bytes")
+                    } catch {
+                        return .failed(error.code)
+                    }
+                }
+            }
+            for _ in 0..<min(volumeConcurrency, volumeRequests) { add() }
+            for await outcome in group {
+                phase.requests += 1
+                switch outcome {
+                case .succeeded: phase.succeeded += 1
+                case .failed(let code): phase.failures[code.rawValue, default: 0] += 1
+                case .violation(let text): phase.violations.append(text)
+                }
+                if started < volumeRequests { add() }
+            }
+        }
+    }
 
     /// Runs operation number `operation`; the kind goes round a list of ten.
     private func perform(_ operation: Int, phase: Int, session: SessionManager, ledger: CompletionLedger) async -> Outcome {

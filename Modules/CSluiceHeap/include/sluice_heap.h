@@ -32,6 +32,10 @@ int64_t sluice_heap_bytes_in_use(void);
    the C library cannot tell. */
 int64_t sluice_heap_bytes_from_system(void);
 
+/* Whether the process's malloc is the one mallinfo2 describes: 1 when a 1 MiB allocation shows in the
+   count, 0 under another allocator (a sanitizer's runtime, jemalloc, tcmalloc) or another C library. */
+int sluice_heap_tracks_malloc(void);
+
 /* Gives the free memory at the top of every arena, and whole free pages inside them, back to the system
    (glibc's malloc_trim(0)); returns whether any was given back. Does nothing elsewhere. */
 int sluice_heap_trim(void);

@@ -21,6 +21,10 @@ struct LibraryTable: @unchecked Sendable {
         case timedOut
     }
 
+    /// The leak rule's detail where it cannot be checked: the process's malloc is not glibc's (a sanitizer
+    /// replaces it) or the C library does not report its heap.
+    static let uncheckedLeakDetail = "not checked: this process's malloc is not one whose heap can be read (glibc's without a sanitizer)"
+
     /// The table, in a library that is never unloaded.
     private let table: UnsafePointer<sluice_plugin_table>
 
