@@ -76,6 +76,27 @@ struct GzipServerTests {
         #expect(ContinuousClock.now - started < .seconds(30))
     }
 
+    @Test("readers of the bomb stream at six speeds at once: the output limit, whatever the pauses, never a corrupt body",
+          arguments: 1...6)
+    func bombSlowReaders(_ speed: Int) async throws {
+        // Each reader takes 0.3 ms × speed a chunk, so its transfer is paused again and again, and the chunk that
+        // passes the limit may be handed back by libcurl inside an unpause. That write's error was lost: the next
+        // bytes were decoded out of place, and the slowest stream ended with contentCoding.corruptInput (zlib:
+        // invalid stored block lengths) 35 KB before the limit, every run.
+        let limit: Int64 = 64 << 20
+        let (stream, _) = try await session(limits: ContentCodingLimits(maximumOutputBytes: limit, maximumRatio: nil))
+            .bytes(for: TestEnvironment.request(.http, "/encoded/gzip/bomb.bin"))
+        var received: Int64 = 0
+        let error = await #expect(throws: SluiceError.self) {
+            for try await chunk in stream {
+                received += Int64(chunk.count)
+                usleep(UInt32(300 * speed))
+            }
+        }
+        #expect(error?.code == .contentCodingOutputLimit, "\(String(describing: error)) after \(received) bytes")
+        #expect(received <= limit)
+    }
+
     @Test("the ratio limit stops the bomb after its threshold")
     func ratio() async throws {
         let limits = ContentCodingLimits(maximumRatio: 100, ratioThreshold: 1 << 20)

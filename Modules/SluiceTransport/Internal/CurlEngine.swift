@@ -204,10 +204,10 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
             curl_easy_pause(easy, SLUICE_CURLPAUSE_ALL)
         case .resume(let transfer):
             guard let easy = handle(of: transfer), transfer.resume() else { return }
-            curl_easy_pause(easy, SLUICE_CURLPAUSE_CONT)
+            unpause(easy)
         case .continueStream(let transfer):
             guard let easy = handle(of: transfer), transfer.streamCanContinue() else { return }
-            curl_easy_pause(easy, SLUICE_CURLPAUSE_CONT)
+            unpause(easy)
         case .decided(let transfer, let answer):
             // Gone when the task was cancelled meanwhile.
             guard deciding.removeValue(forKey: ObjectIdentifier(transfer)) != nil else { return }
@@ -307,6 +307,15 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
                 .transportFailed, "curl_multi_add_handle failed",
                 library: LibraryDiagnostic(library: "libcurl", code: Int(code.rawValue), message: String(cString: curl_multi_strerror(code)))))))
         }
+    }
+
+    /// Lets a paused transfer go on. libcurl hands the bytes it held back to the write callback inside
+    /// `curl_easy_pause`; when the callback fails them (a decoding limit, a corrupt body), the pause call
+    /// returns that error and the transfer is over: it ends here, with the callback's error, rather than
+    /// being fed the bytes that follow (which a decoder then read out of place and called corrupt).
+    private func unpause(_ easy: UnsafeMutableRawPointer) {
+        let code = curl_easy_pause(easy, SLUICE_CURLPAUSE_CONT)
+        if code != CURLE_OK { finish(easy, code: code) }
     }
 
     private func finish(_ easy: UnsafeMutableRawPointer, code: CURLcode) {

@@ -509,6 +509,8 @@ final class Transfer: @unchecked Sendable {
             bytesReceived += Int64(bytes.count)
             return bytes.count
         }
+        // After a callback failed, nothing more is decoded or delivered: the first error ends the attempt.
+        if failure != nil { return 0 }
         if sink.shouldPause() {
             pause.pausedByStream()
             return Int(SLUICE_CURL_WRITEFUNC_PAUSE)
