@@ -40,6 +40,32 @@ struct XMLSafetyTests {
         `case`.label == "invalid UTF-8" ? Array("<a>".utf8) + [0x80] + Array("</a>".utf8) : Array(`case`.xml.utf8)
     }
 
+    @Test("line ends in a CDATA section are normalized pushed as whole (CR LF and a lone CR are LF), in any chunks",
+          arguments: [1, 2, 3, 7, 64, 4096])
+    func lineEndsInCDATA(chunkSize: Int) throws {
+        // Found by Tools/Fuzz (FuzzXML): libxml2 2.9's push parser handed CDATA over with its CRs as they
+        // stood, where the whole-document parser gives LF (XML 1.0 §2.11).
+        let document = Array("<a><![CDATA[one\r\ntwo\rthree\r\r\nfour\n\rfive\r]]>x\r\ny</a>".utf8)
+        var whole: [XMLEvent] = []
+        try XMLEventParser.parse(Data(document)) { whole.append($0) }
+        #expect(whole.contains(.cdata("one\ntwo\nthree\n\nfour\n\nfive\n")), "\(whole)")
+        var pushed: [XMLEvent] = []
+        let parser = try XMLEventParser { pushed.append($0) }
+        var borrowed: [String] = []
+        let borrowing = try XMLBorrowedEventParser { event in
+            if case .cdata(let text) = event.event { borrowed.append(text) }
+        }
+        for start in stride(from: 0, to: document.count, by: chunkSize) {
+            let chunk = Data(document[start..<min(start + chunkSize, document.count)])
+            try parser.feed(chunk)
+            try borrowing.feed(chunk)
+        }
+        try parser.finish()
+        try borrowing.finish()
+        #expect(pushed == whole)
+        #expect(borrowed.joined() == "one\ntwo\nthree\n\nfour\n\nfive\n")
+    }
+
     @Test("an overlong UTF-8 sequence in a CDATA section is xml.malformed whole and pushed, in any chunks",
           arguments: [1, 7, 64, 4096])
     func overlongUTF8InCDATA(chunkSize: Int) throws {

@@ -30,6 +30,8 @@ final class ParseState {
         var stopped = false
         /// The elements open.
         var depth = 0
+        /// See ``ParseState/cdataEndsWithCR``.
+        var cdataEndsWithCR = false
     }
 
     let output: Output
@@ -44,6 +46,12 @@ final class ParseState {
     /// ``maximumMessages``), for a halt that came with no structured error.
     private(set) var messages: [String] = []
 
+    /// Whether the last CDATA piece delivered ended with a CR (made LF), so that an LF opening the next
+    /// piece of the same section is the rest of a CR LF (see the CDATA handler).
+    var cdataEndsWithCR: Bool {
+        get { hot.pointee.cdataEndsWithCR }
+        set { hot.pointee.cdataEndsWithCR = newValue }
+    }
     /// The owned-event view the borrowed events go through, for an owned-event parse.
     private let view: OwnedEventView?
     /// The handler of a borrowing parse.
@@ -182,6 +190,7 @@ final class ParseState {
     @inline(__always)
     func deliver(borrowed event: XMLBorrowedEvent) {
         guard !hot.pointee.stopped else { return }
+        if hot.pointee.cdataEndsWithCR, case .cdata = event {} else { hot.pointee.cdataEndsWithCR = false }
         do {
             if let view {
                 try view.handle(event)

@@ -101,7 +101,30 @@ private let cdataBlock: cdataBlockSAXFunc = { context, bytes, count in
                 line: line, column: column, code: Int(XML_ERR_INVALID_CHAR.rawValue),
                 message: "a CDATA section holds bytes that are not UTF-8")))
         }
-        state.deliver(borrowed: .cdata(XMLBytes(content)))
+        // The push parser also hands over CDATA as it stands in the input, where the whole-document parser
+        // has normalized its line ends (XML 1.0 §2.11: CR LF and a lone CR are LF): normalize here too,
+        // minding a CR LF split between two pieces.
+        guard state.cdataEndsWithCR || content.contains(0x0D) else {
+            return state.deliver(borrowed: .cdata(XMLBytes(content)))
+        }
+        var normalized: [UInt8] = []
+        normalized.reserveCapacity(content.count)
+        var index = state.cdataEndsWithCR && content.first == 0x0A ? 1 : 0
+        while index < content.count {
+            let byte = content[index]
+            index += 1
+            if byte == 0x0D {
+                normalized.append(0x0A)
+                if index < content.count, content[index] == 0x0A { index += 1 }
+            } else {
+                normalized.append(byte)
+            }
+        }
+        let endsWithCR = content.last == 0x0D
+        if !normalized.isEmpty {
+            normalized.withUnsafeBufferPointer { state.deliver(borrowed: .cdata(XMLBytes($0))) }
+        }
+        state.cdataEndsWithCR = endsWithCR
     }
 }
 
