@@ -38,7 +38,7 @@ struct ConformanceCommandTests {
         process.waitUntilExit()
         return Run(
             status: process.terminationStatus,
-            stdout: try String(contentsOf: out, encoding: .utf8), stderr: try String(contentsOf: err, encoding: .utf8))
+            stdout: try TextFile.read(out), stderr: try TextFile.read(err))
     }
 
     static var output: String {

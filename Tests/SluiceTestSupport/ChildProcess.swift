@@ -38,7 +38,7 @@ public enum ChildProcess {
         try process.run()
         process.waitUntilExit()
         return Outcome(
-            status: process.terminationStatus, output: try String(contentsOf: outputURL, encoding: .utf8),
-            errors: try String(contentsOf: errorsURL, encoding: .utf8))
+            status: process.terminationStatus, output: try TextFile.read(outputURL),
+            errors: try TextFile.read(errorsURL))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SluiceCore
+import SluiceTestSupport
 import SluiceXML
 import Testing
 
@@ -47,7 +48,7 @@ struct XMLQuietTests {
         try process.run()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
-        return (try String(contentsOf: outputFile, encoding: .utf8), try String(contentsOf: errorFile, encoding: .utf8))
+        return (try TextFile.read(outputFile), try TextFile.read(errorFile))
     }
 
     @Test("every parse API, on one thread and on eight at once: nothing on stderr, libxml2's message in the error")

@@ -1,4 +1,5 @@
-// swift-foundation (Swift 6.3.1): String(contentsOf:encoding:) leaks a 4 KiB buffer each time it reads an empty
+// swift-foundation (Swift 6.3.1): String(contentsOf:encoding:) (and Data(contentsOf:), through the same
+// readBytesFromFile) leaks a 4 KiB buffer each time it reads an empty
 // file. Build and run under AddressSanitizer to see it (no Sluice code involved):
 //
 //   swiftc -sanitize=address Tools/Memory/empty_file_string_leak.swift -o /tmp/empty-leak
