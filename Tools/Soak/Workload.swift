@@ -58,12 +58,7 @@ struct Workload: Sendable {
             }
             for _ in 0..<min(concurrency, operations) { add() }
             for await outcome in group {
-                phase.requests += 1
-                switch outcome {
-                case .succeeded: phase.succeeded += 1
-                case .failed(let code): phase.failures[code.rawValue, default: 0] += 1
-                case .violation(let text): phase.violations.append(text)
-                }
+                phase.record(outcome)
                 if next < operations { add() }
             }
         }
@@ -94,12 +89,7 @@ struct Workload: Sendable {
             }
             for _ in 0..<min(volumeConcurrency, volumeRequests) { add() }
             for await outcome in group {
-                phase.requests += 1
-                switch outcome {
-                case .succeeded: phase.succeeded += 1
-                case .failed(let code): phase.failures[code.rawValue, default: 0] += 1
-                case .violation(let text): phase.violations.append(text)
-                }
+                phase.record(outcome)
                 if started < volumeRequests { add() }
             }
         }
@@ -167,6 +157,18 @@ struct Workload: Sendable {
             }
         } catch {
             return .failed(error.code)
+        }
+    }
+}
+
+extension SoakProgram.Phase {
+    /// Counts one operation's outcome.
+    mutating func record(_ outcome: Workload.Outcome) {
+        requests += 1
+        switch outcome {
+        case .succeeded: succeeded += 1
+        case .failed(let code): failures[code.rawValue, default: 0] += 1
+        case .violation(let text): violations.append(text)
         }
     }
 }
