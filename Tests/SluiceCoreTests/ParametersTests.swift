@@ -4,6 +4,34 @@ import Testing
 
 @Suite("Parameters")
 struct ParametersTests {
+    static let numbers: [(String, Parameters)] = [
+        ("[15.0]", [.integer(15)]), ("[1.5e1]", [.integer(15)]), ("[0.5]", [.double(0.5)]),
+        // Found by FuzzNDJSON: the first decoded as a Double that is whole (the fraction is past its precision),
+        // the second, the same Double written back by JSONEncoder, as an Int.
+        ("[22222222222222222.0222222222]", [.integer(22_222_222_222_222_224)]),
+        ("[2.2222222222222224e+16]", [.integer(22_222_222_222_222_224)]),
+        ("[1e300]", [.double(1e300)]), ("[12345678901234567890]", [.double(1.2345678901234567e19)]),
+    ]
+
+    @Test("a JSON number that is a whole Int is an integer however it is written, and keeps its case when written back",
+          arguments: numbers)
+    func wholeNumbers(json: String, expected: Parameters) throws {
+        let value = try Parameters(json: Data(json.utf8))
+        #expect(value == expected)
+        if case .array(let items) = value, case .array(let wanted) = expected {
+            #expect(items.map(Self.kind) == wanted.map(Self.kind))
+        }
+        #expect(try Parameters(json: JSONEncoder().encode(value)) == value)
+    }
+
+    static func kind(_ value: Parameters) -> String {
+        switch value {
+        case .integer: "integer"
+        case .double: "double"
+        default: "other"
+        }
+    }
+
     @Test("literals build the tree")
     func literals() {
         let parameters: Parameters = [

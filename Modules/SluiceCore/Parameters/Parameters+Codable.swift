@@ -54,7 +54,14 @@ extension Parameters: Codable {
                 return
             }
             if let value = try? container.decode(Double.self) {
-                self = .double(value)
+                // A whole number Int holds is an integer, however it was written: `JSONDecoder` reads some
+                // such texts as Int ("15.0", "2.2e16") and not others (a long fraction that rounds to a
+                // whole double), so without this the same value came back as either case.
+                if value.rounded(.towardZero) == value, let integer = Int(exactly: value) {
+                    self = .integer(integer)
+                } else {
+                    self = .double(value)
+                }
                 return
             }
             if let value = try? container.decode(String.self) {

@@ -12,6 +12,10 @@ extension Parameters {
     /// The JSON document `data` as a tree, refused before decoding when it nests arrays and objects
     /// deeper than `maximumDepth`.
     ///
+    /// A number whose value is a whole number that `Int` holds is ``integer(_:)``, however it is
+    /// written (`15`, `15.0`, `1.5e1`, or a long fraction that rounds to a whole `Double`); any other
+    /// number is ``double(_:)``. So a value written back as JSON and read again keeps its case.
+    ///
     /// - Parameters:
     ///   - data: A JSON document (a bare scalar allowed).
     ///   - maximumDepth: The deepest nesting accepted. Default ``maximumJSONDepth`` (128).
