@@ -304,11 +304,12 @@ public final class SessionManager: Sendable, TaskController {
             }
         }
         guard let (start, transfer) = resumed else { return }
+        // Told before the engine has the command: a transfer that was nearly done may end at once, and
+        // its completion must not reach the monitors before its resumption.
+        notify(.sluiceTaskDidResume, task) { $0.taskDidResume(task) }
         if !engine.submit(start ? .start(transfer) : .resume(transfer)) {
             transfer.end(.failure(SluiceError(.sessionInvalidated, "the session was invalidated", request: task.currentRequest)))
-            return
         }
-        notify(.sluiceTaskDidResume, task) { $0.taskDidResume(task) }
     }
 
     func suspend(_ task: SessionTask) {
@@ -317,8 +318,8 @@ public final class SessionManager: Sendable, TaskController {
             return transfer
         }
         guard let transfer = suspended else { return }
-        engine.submit(.suspend(transfer))
         notify(.sluiceTaskDidSuspend, task) { $0.taskDidSuspend(task) }
+        engine.submit(.suspend(transfer))
     }
 
     func taskReleased(id: Int) {
