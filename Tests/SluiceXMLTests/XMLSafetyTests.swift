@@ -40,6 +40,25 @@ struct XMLSafetyTests {
         `case`.label == "invalid UTF-8" ? Array("<a>".utf8) + [0x80] + Array("</a>".utf8) : Array(`case`.xml.utf8)
     }
 
+    @Test("a comment opened as <!--> or <!---> before or after the root: accepted pushed in any chunks, as whole",
+          arguments: ["<!-->x--><a/>", "<a/><!-->x-->", "<!--->x--><a/>", "<?xml version=\"1.0\"?><!-->a< c--><a>t</a><!-- ok -->"])
+    func commentOpenersPushed(document: String) throws {
+        // Found by Tools/Fuzz (FuzzXML): libxml2 2.9's push parser took "<!-->" for a whole comment when the rest
+        // had not arrived, and refused the document (Tools/Fuzz/Findings/XML/push_comment_repro.c).
+        let bytes = Array(document.utf8)
+        var whole: [XMLEvent] = []
+        try XMLEventParser.parse(Data(bytes)) { whole.append($0) }
+        for size in 1...bytes.count {
+            var pushed: [XMLEvent] = []
+            let parser = try XMLEventParser { pushed.append($0) }
+            for start in stride(from: 0, to: bytes.count, by: size) {
+                try parser.feed(Data(bytes[start..<min(start + size, bytes.count)]))
+            }
+            try parser.finish()
+            #expect(pushed == whole, "chunks of \(size)")
+        }
+    }
+
     @Test("line ends in a CDATA section are normalized pushed as whole (CR LF and a lone CR are LF), in any chunks",
           arguments: [1, 2, 3, 7, 64, 4096])
     func lineEndsInCDATA(chunkSize: Int) throws {

@@ -176,6 +176,9 @@ final class ParseState {
     @inline(__always)
     func leave() { hot.pointee.depth -= 1 }
 
+    /// The elements open now.
+    var depth: Int { hot.pointee.depth }
+
     private func refuseDepth() {
         // Text gathered before the element that goes too deep is delivered first, as it would be
         // before any other event.

@@ -15,6 +15,9 @@ final class ParserContext {
     /// Where libxml2's generic messages go during this parse's calls: ``ParseState/recordMessage(_:)``.
     private let messageRoute: UnsafeMutablePointer<sluice_xml_message_route>
     private var ended = false
+    /// Input held back from libxml2 until a comment that opens as `<!-->` or `<!--->` is complete (see
+    /// ``holdBackStart(in:)``).
+    private var held: [UInt8] = []
 
     private init(_ context: xmlParserCtxtPtr, state: ParseState) {
         self.context = context
@@ -126,6 +129,72 @@ final class ParserContext {
     func feed(_ bytes: UnsafeRawBufferPointer) throws(SluiceError) {
         try check(finishing: false)
         guard !ended else { throw SluiceError(.xmlMalformed, "more input after the document was finished") }
+        // Only outside the root element or at its top level (where a chunk may close it): deeper content is
+        // never scanned.
+        guard !held.isEmpty || (state.depth <= 1 && Self.holdBackStart(in: bytes) != nil) else { return try push(bytes) }
+        var data = held
+        data.append(contentsOf: bytes)
+        let start = data.withUnsafeBytes { Self.holdBackStart(in: $0) }
+        let keep = start.map { data.count - $0 > Self.maximumHeldBytes ? data.count : $0 } ?? data.count
+        held = Array(data[keep...])
+        try data.withUnsafeBytes { all in
+            Result { () throws(SluiceError) in try push(UnsafeRawBufferPointer(rebasing: all[..<keep])) }
+        }.get()
+    }
+
+    /// The most bytes ``feed(_:)`` holds back for an unfinished comment: 16 MiB (libxml2 refuses a comment
+    /// of more than 10 MB anyway).
+    static let maximumHeldBytes = 16 << 20
+
+    /// Where to stop feeding `bytes` to libxml2 for now, or `nil` to feed them all.
+    ///
+    /// libxml2 2.9's push parser, outside the root element, takes a comment opened as `<!-->` or `<!--->`
+    /// for finished as soon as those bytes have arrived (the `-->` it looks for is made of the opener's own
+    /// dashes) and refuses the document when the rest of the comment is still to come, where the
+    /// whole-document parser accepts it (`Tools/Fuzz/Findings/XML/push_comment_repro.c`). Holding back
+    /// from such an opener until its `-->` has arrived (and from a trailing `<`, `<!` or `<!-`, which may
+    /// become one) hands libxml2 the comment whole. Holding back changes when bytes are parsed, never what
+    /// they mean.
+    static func holdBackStart(in bytes: UnsafeRawBufferPointer) -> Int? {
+        let count = bytes.count
+        var index = 0
+        while index < count {
+            guard bytes[index] == UInt8(ascii: "<") else {
+                index += 1
+                continue
+            }
+            // A trailing prefix of "<!--" may become an opener.
+            let opener: [UInt8] = [0x3C, 0x21, 0x2D, 0x2D]
+            let available = min(4, count - index)
+            guard (0..<available).allSatisfy({ bytes[index + $0] == opener[$0] }) else {
+                index += 1
+                continue
+            }
+            if available < 4 { return index }
+            let body = index + 4
+            let first = body < count ? bytes[body] : nil
+            let second = body + 1 < count ? bytes[body + 1] : nil
+            // The body starts with ">" or "->", or may still (it has not arrived far enough to tell).
+            let risky = first == nil || first == UInt8(ascii: ">")
+                || (first == UInt8(ascii: "-") && (second == nil || second == UInt8(ascii: ">")))
+            guard let end = terminator(in: bytes, from: body) else { return risky ? index : nil }
+            index = end + 3
+        }
+        return nil
+    }
+
+    /// The index of the first `-->` at or after `start`, or `nil`.
+    private static func terminator(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        var index = start
+        while index + 2 < bytes.count {
+            if bytes[index] == 0x2D, bytes[index + 1] == 0x2D, bytes[index + 2] == 0x3E { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    /// Hands `bytes` to libxml2.
+    private func push(_ bytes: UnsafeRawBufferPointer) throws(SluiceError) {
         var remaining = bytes
         while !remaining.isEmpty {
             let count = min(remaining.count, 1 << 30)
@@ -150,6 +219,11 @@ final class ParserContext {
     func finish() throws(SluiceError) {
         try check(finishing: false)
         guard !ended else { return }
+        if !held.isEmpty {
+            let rest = held
+            held = []
+            try rest.withUnsafeBytes { bytes in Result { () throws(SluiceError) in try push(bytes) } }.get()
+        }
         ended = true
         // Halted earlier, libxml2 would end the document without a word.
         noteHalt(0)
