@@ -30,7 +30,9 @@ build: install
 ## test: the whole suite against freshly started servers, which are stopped afterwards. Every test uses
 ## Swift Testing, so XCTest's runner (which would only print "Executed 0 tests") is not started.
 test: build
-	@python3 -m unittest -q Tools/testenv/test_faultproxy.py 2>&1 | tail -n 3
+	@python3 -m unittest -q Tools/testenv/test_faultproxy.py > .build/faultproxy-test.log 2>&1 \
+		|| { cat .build/faultproxy-test.log; exit 1; }
+	@tail -n 3 .build/faultproxy-test.log
 	@SLUICE_TESTENV_SKIP_INSTALL=1 SLUICE_TESTENV_LARGE_FILES=1 $(TESTENV)/run.sh $(SWIFT) test --skip-build --disable-xctest $(SWIFT_TEST_FLAGS)
 
 ## run: sluice-conformance against freshly started servers; prints where the report is.

@@ -204,13 +204,16 @@ class Proxy:
                 return lines
             time.sleep(0.05)
 
-    def line_of(self, sock_or_port, timeout: float = 5.0) -> str:
+    def line_of(self, sock_or_port, timeout: float = 5.0, name: str | None = None) -> str:
         """The log line of the connection from this client socket (or local
-        port), once the proxy has ended that connection."""
+        port), once the proxy has ended that connection. With `name`, only a
+        connection to that listener counts: client ports are reused, and a
+        connection of another test may have had the same one."""
         port = sock_or_port if isinstance(sock_or_port, int) else sock_or_port.getsockname()[1]
         deadline = time.monotonic() + timeout
         while True:
-            lines = [l for l in self.log().splitlines() if f" peer=127.0.0.1:{port} " in l]
+            lines = [l for l in self.log().splitlines() if f" peer=127.0.0.1:{port} " in l
+                     and (name is None or f" conn={name}#" in l)]
             if lines:
                 return lines[-1]
             if time.monotonic() > deadline:
@@ -274,7 +277,7 @@ class FaultProxyTest(unittest.TestCase):
                 self.assertIn(b"X-Seen-Connection: keep-alive", head)
                 self.assertEqual(body, body_of(n))
             local = s.getsockname()[1]
-        self.assertRegex(self.proxy.line_of(local), r"fault=pass .* end=client-closed")
+        self.assertRegex(self.proxy.line_of(local, name="pass"), r"fault=pass .* end=client-closed")
 
     def test_upstream_down_closes_client_and_proxy_goes_on(self):
         with connect(self.port["dead"]) as s:
@@ -282,7 +285,7 @@ class FaultProxyTest(unittest.TestCase):
             data, err = recv_all(s)
             self.assertEqual(data, b"")
             local = s.getsockname()[1]
-        self.assertIn("end=upstream-connect-failed", self.proxy.line_of(local))
+        self.assertIn("end=upstream-connect-failed", self.proxy.line_of(local, name="dead"))
         self.test_pass_forwards_untouched_with_keep_alive()
 
     def test_client_reset_does_not_hurt(self):
@@ -303,7 +306,7 @@ class FaultProxyTest(unittest.TestCase):
             local = s.getsockname()[1]
         self.assertEqual(data, b"")
         self.assertIsInstance(err, ConnectionResetError)
-        line = self.proxy.line_of(local)
+        line = self.proxy.line_of(local, name="reset-before-response")
         self.assertIn("end=rst-sent", line)
         self.assertIn('request="GET /bytes/10 HTTP/1.1"', line)
 
@@ -318,7 +321,7 @@ class FaultProxyTest(unittest.TestCase):
         self.assertIn(b"Content-Length: 100000", head)
         self.assertIn(b"X-Seen-Connection: close", head)   # the request was rewritten
         self.assertEqual(body, body_of(1000))              # the default: 1000 body bytes
-        self.assertIn("end=rst-sent", self.proxy.line_of(local))
+        self.assertIn("end=rst-sent", self.proxy.line_of(local, name="reset-mid-body"))
 
     # -- truncate ----------------------------------------------------------------
 
@@ -333,7 +336,7 @@ class FaultProxyTest(unittest.TestCase):
                 head, body = split(data)
                 self.assertIn(b"Content-Length: 100000", head)
                 self.assertEqual(body, body_of(n))
-                self.assertIn("end=fin-sent", self.proxy.line_of(local))
+                self.assertIn("end=fin-sent", self.proxy.line_of(local, name=name))
 
     def test_truncate_short_body_passes_whole(self):
         with connect(self.port["truncate"]) as s:
@@ -342,7 +345,7 @@ class FaultProxyTest(unittest.TestCase):
             local = s.getsockname()[1]
         self.assertIsNone(err)
         self.assertEqual(split(data)[1], body_of(500))
-        self.assertIn("end=upstream-closed note=body-shorter-than-limit", self.proxy.line_of(local))
+        self.assertIn("end=upstream-closed note=body-shorter-than-limit", self.proxy.line_of(local, name="truncate"))
 
     # -- corruption ----------------------------------------------------------------
 
@@ -368,7 +371,7 @@ class FaultProxyTest(unittest.TestCase):
         self.assertEqual(body[:64], original[:64])
         self.assertEqual(body[64:80], bytes(b ^ 0xFF for b in original[64:80]))
         self.assertEqual(body[80:], original[80:])
-        self.assertIn("flipped=16", self.proxy.line_of(local))
+        self.assertIn("flipped=16", self.proxy.line_of(local, name="corrupt-body"))
 
     def test_corrupt_body_params(self):
         with connect(self.port["corrupt-body-0"]) as s:
@@ -433,10 +436,11 @@ class FaultProxyTest(unittest.TestCase):
         s.setblocking(False)
         with self.assertRaises(BlockingIOError):
             s.recv(1)                           # still open
-        self.assertNotIn(f" peer=127.0.0.1:{local} ", self.proxy.log())
+        self.assertFalse([l for l in self.proxy.log().splitlines()
+                          if f" peer=127.0.0.1:{local} " in l and f" conn={name}#" in l])
         s.close()
         # The proxy notices the client leaving and ends the connection.
-        line = self.proxy.line_of(local)
+        line = self.proxy.line_of(local, name=name)
         self.assertIn(f"end={end}", line)
         return line
 
@@ -461,7 +465,7 @@ class FaultProxyTest(unittest.TestCase):
         self.assertIsNone(err)
         self.assertEqual(data, FakeTLSUpstream.REPLY[:n])
         self.assertIn(hello, self.tls.received)
-        self.assertIn("end=fin-sent", self.proxy.line_of(local))
+        self.assertIn("end=fin-sent", self.proxy.line_of(local, name="tls-cut"))
 
     # -- mixed -----------------------------------------------------------------------
 
