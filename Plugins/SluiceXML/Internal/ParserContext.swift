@@ -163,10 +163,12 @@ final class ParserContext {
                 index += 1
                 continue
             }
-            // A trailing prefix of "<!--" may become an opener.
-            let opener: [UInt8] = [0x3C, 0x21, 0x2D, 0x2D]
+            // "<!--", or a trailing prefix of it, which may become an opener. (Bytes compared one by one:
+            // no array is made for each "<" of the scan.)
             let available = min(4, count - index)
-            guard (0..<available).allSatisfy({ bytes[index + $0] == opener[$0] }) else {
+            let matches = (available < 2 || bytes[index + 1] == 0x21) && (available < 3 || bytes[index + 2] == 0x2D)
+                && (available < 4 || bytes[index + 3] == 0x2D)
+            guard matches else {
                 index += 1
                 continue
             }
