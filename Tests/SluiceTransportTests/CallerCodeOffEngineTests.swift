@@ -68,6 +68,45 @@ extension TransportSuites {
             #expect(result.response.statusCode == 200)
         }
 
+        @Test("an answer that comes after its session was invalidated and its engine stopped frees the task and session")
+        func lateAnswerAfterInvalidation() async throws {
+            let gate = DispatchSemaphore(value: 0)
+            defer { gate.signal() }
+            let asked = Locked(0)
+            let answered = Locked(false)
+            let policy = RedirectPolicy.decide { next, _ in
+                asked.withLock { $0 += 1 }
+                _ = gate.wait(timeout: .now() + 20)
+                answered.withLock { $0 = true }
+                return next
+            }
+            var tracked: WeakTask?
+            var threadID: Int32 = 0
+            do {
+                let session = try Transport.session { $0.redirectPolicy = policy }
+                threadID = session.engineThreadID
+                let request = try Transport.request(.httpbin, "/redirect-to?url=%2Fget")
+                let result = await withCheckedContinuation { continuation in
+                    let task = session.dataTask(with: request) { continuation.resume(returning: $0) }
+                    tracked = WeakTask(task)
+                    task.resume()
+                    Task {
+                        while asked.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(10)) }
+                        session.invalidate(cancelingTasks: true)
+                    }
+                }
+                guard case .failure(let error) = result else { Issue.record("the redirect was followed"); return }
+                #expect(error.code == .cancelled)
+            }
+            // The engine stops while the handler still blocks; its answer comes to a stopped engine.
+            for _ in 0..<250 where ConcurrencyAndLifecycleTests.isEngineThread(threadID) { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(!ConcurrencyAndLifecycleTests.isEngineThread(threadID), "the invalidated session's engine thread still runs")
+            gate.signal()
+            for _ in 0..<250 where !answered.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(20)) }
+            for _ in 0..<50 where tracked?.task != nil { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(tracked?.task == nil, "the late answer keeps its task, and through it the session, alive")
+        }
+
         @Test("a task waiting for a blocked handler ends at once when cancelled, on its resource timeout, or on invalidation")
         func waitingTaskEnds() async throws {
             let gate = DispatchSemaphore(value: 0)

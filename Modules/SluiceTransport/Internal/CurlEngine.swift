@@ -32,7 +32,9 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
     private let share: UnsafeMutableRawPointer
     /// DNS and TLS sessions, plus the cookie store, for transfers that handle cookies.
     private let cookieShare: UnsafeMutableRawPointer
-    private let commands = Locked<(queue: [Command], accepting: Bool, sleeping: Bool)>(([], true, false))
+    /// Work for the engine thread; `accepting` is false once a stop is queued (answers are still taken),
+    /// `finished` once the thread has left its loop (nothing is taken then).
+    private let commands = Locked<(queue: [Command], accepting: Bool, finished: Bool, sleeping: Bool)>(([], true, false, false))
     /// The engine thread's kernel id once it runs (for diagnostics and tests), else 0.
     let threadID = Locked<Int32>(0)
     /// The engine thread, once it runs.
@@ -111,7 +113,9 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
     func submit(_ command: Command) -> Bool {
         let (accepted, wake) = commands.withLock { state -> (Bool, Bool) in
             // An answer is taken while the engine drains: the transfer waiting for it keeps it running.
-            guard state.accepting || command.isAnswer else { return (false, false) }
+            // Once the thread has ended, nothing is: a command left in the queue would hold its transfer,
+            // and through its task the session and this engine, for good.
+            guard !state.finished, state.accepting || command.isAnswer else { return (false, false) }
             if case .stop = command { state.accepting = false }
             state.queue.append(command)
             // One wake-up per sleep is enough: later commands are picked up with the first.
@@ -174,6 +178,14 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
                 commands.withLock { $0.sleeping = false }
             }
         }
+        // Answers that came after the last turn (their transfers ended already, cancelled by the stop)
+        // are dropped here, outside the lock.
+        let left = commands.withLock { state in
+            state.finished = true
+            defer { state.queue.removeAll() }
+            return state.queue
+        }
+        for case .run(let job) in left { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
         for easy in pool + cookiePool { curl_easy_cleanup(easy) }
         pool.removeAll()
         cookiePool.removeAll()
