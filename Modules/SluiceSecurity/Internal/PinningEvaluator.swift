@@ -21,7 +21,7 @@ struct PinningEvaluator: ServerTrustEvaluator {
     let pins: Pins
 
     func evaluate(_ chain: ServerCertificateChain) throws(SluiceError) {
-        let path = chain.isVerified ? chain.certificates : Self.cachedSignedPath(chain.certificates)
+        let path = chain.isVerified ? chain.certificates : cachedSignedPath(chain.certificates)
         switch pins {
         case .certificates(let pinned):
             if path.contains(where: pinned.contains) { return }
@@ -29,7 +29,7 @@ struct PinningEvaluator: ServerTrustEvaluator {
                 .pinnedCertificateMissing,
                 "the chain of \(chain.host) (\(path.count) certificates) contains none of the \(pinned.count) pinned certificates")
         case .publicKeys(let pinned):
-            if path.contains(where: { Self.cachedPin(of: $0).map(pinned.contains) ?? false }) { return }
+            if path.contains(where: { cachedPin(of: $0).map(pinned.contains) ?? false }) { return }
             throw SluiceError(
                 .pinnedKeyMismatch,
                 "no certificate in the chain of \(chain.host) (\(path.count) certificates) has one of the \(pinned.count) pinned public keys")
@@ -54,29 +54,21 @@ struct PinningEvaluator: ServerTrustEvaluator {
 
     // MARK: Caches
 
-    // A server sends the same certificates with every request: their pins and signed paths are kept
-    // (bounded, cleared when full). Both depend on the bytes alone, not on the time.
-    private static let pinCache = Locked<[Data: String]>([:])
-    private static let pathCache = Locked<[[Data]: [Data]]>([:])
-    private static let cacheLimit = 256
+    /// The pins and signed paths this evaluator worked out: a server sends the same certificates with
+    /// every request. Bounded (cleared when full); both depend on the bytes alone, not on the time. Kept
+    /// with the evaluator, so they go with the session that holds it.
+    private let cache = PinningCache()
 
-    private static func cachedPin(of der: Data) -> String? {
-        cached(der, in: pinCache) { try? CertificateDecoder.publicKeyPin(of: der) }
+    /// Two evaluators are equal when they hold the same pins; what they remember does not count.
+    static func == (lhs: PinningEvaluator, rhs: PinningEvaluator) -> Bool { lhs.pins == rhs.pins }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(pins) }
+
+    private func cachedPin(of der: Data) -> String? {
+        cache.pins.value(for: der) { try? CertificateDecoder.publicKeyPin(of: der) }
     }
 
-    private static func cachedSignedPath(_ served: [Data]) -> [Data] {
-        cached(served, in: pathCache) { signedPath(served) } ?? []
-    }
-
-    private static func cached<Key: Hashable & Sendable, Value: Sendable>(
-        _ key: Key, in cache: Locked<[Key: Value]>, _ make: () -> Value?
-    ) -> Value? {
-        if let known = cache.withLock({ $0[key] }) { return known }
-        guard let value = make() else { return nil }
-        cache.withLock { cache in
-            if cache.count >= cacheLimit { cache.removeAll() }
-            cache[key] = value
-        }
-        return value
+    private func cachedSignedPath(_ served: [Data]) -> [Data] {
+        cache.paths.value(for: served) { Self.signedPath(served) } ?? []
     }
 }
