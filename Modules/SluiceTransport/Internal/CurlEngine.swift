@@ -142,9 +142,12 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
                 // Trade the empty batch for the queue: neither array is reallocated from turn to turn.
                 commands.withLock { state in swap(&state.queue, &batch) }
                 var ranJobs = false
-                for command in batch {
-                    if case .run = command { ranJobs = true }
-                    handle(command)
+                // Each command is lent to `handle` in place: iterating the array would copy it first.
+                batch.withUnsafeBufferPointer { commands in
+                    for index in commands.indices {
+                        if case .run = commands[index] { ranJobs = true }
+                        handle(commands[index])
+                    }
                 }
                 // Emptied at once: a command must not keep its transfer alive past the transfer's
                 // completion (which runs elsewhere, and should free it there).

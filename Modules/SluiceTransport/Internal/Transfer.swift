@@ -139,6 +139,9 @@ final class Transfer: @unchecked Sendable {
     private var prepared: Prepared
     /// Whether ``request`` was replaced (a followed redirect) since ``prepared`` was made.
     private var requestChanged = false
+    /// Whether ``request`` passed `validateForSending()`: checked where the transfer is made (on the thread
+    /// that starts the task, not the engine's) and again for each redirect.
+    private var requestValidated = false
 
     /// A transfer for `request`. Without a `completion`, a caller of the async API awaits it with
     /// ``wait(_:)``.
@@ -162,6 +165,8 @@ final class Transfer: @unchecked Sendable {
         metrics.transactions.reserveCapacity(1)
         headerList = Self.makeHeaderList(prepared.headerLines, removingContentType: false)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        // An invalid request is checked again at configure, which throws its error there.
+        requestValidated = (try? request.validateForSending()) != nil
     }
 
     /// Whether a caller of the async API awaits this transfer (and completes its task itself).
@@ -275,7 +280,10 @@ final class Transfer: @unchecked Sendable {
     ) throws(SluiceError) {
         // Nothing that could change the request line or add to the head reaches curl, whichever API
         // (or redirect) made the request.
-        try request.validateForSending()
+        if !requestValidated {
+            try request.validateForSending()
+            requestValidated = true
+        }
         // Set before the body is configured: a body read ahead off the engine thread wakes the transfer
         // through it.
         self.engine = engine
@@ -360,7 +368,7 @@ final class Transfer: @unchecked Sendable {
             method: method, headerList: headerList, tls: tls,
             checksConnectionBeforeSending: prepared.overTLS && (tls.serverTrustEvaluator != nil || tls.clientIdentity == nil),
             // Credentials go to the original origin only.
-            credential: RedirectPlanner.sameOrigin(request.url, originalURL) ? credential : nil,
+            credential: credential.flatMap { RedirectPlanner.sameOrigin(request.url, originalURL) ? $0 : nil },
             proxy: configuration.proxyURL?.absoluteString, startsCookieEngine: startingCookieEngine,
             usesLargeReceiveBuffer: task.kind == .download || task.kind == .stream)
         EasyHandleOptions.apply(setup, to: easy)
@@ -680,6 +688,7 @@ final class Transfer: @unchecked Sendable {
                     }
                     request = next
                     requestChanged = true
+                    requestValidated = false
                     task.mutable.withLock { $0.currentRequest = next }
                     return .redirect(next)
                 case .deliverRedirectBody:
@@ -793,28 +802,31 @@ final class Transfer: @unchecked Sendable {
 
 // MARK: - C callbacks
 
-private func transfer(_ context: UnsafeMutableRawPointer?) -> Transfer {
-    Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
+/// Calls `body` with the transfer `context` points to, borrowed: no retain and release per callback. The
+/// engine holds every transfer attached to one of its handles for as long as curl may call back.
+@inline(__always)
+private func withTransfer<Result>(_ context: UnsafeMutableRawPointer?, _ body: (Transfer) -> Result) -> Result {
+    Unmanaged<Transfer>.fromOpaque(context!)._withUnsafeGuaranteedRef(body)
 }
 
 let transferHeaderCallback: sluice_curl_data_callback = { buffer, size, count, context in
-    transfer(context).onHeader(UnsafeRawBufferPointer(start: buffer, count: size * count))
+    withTransfer(context) { $0.onHeader(UnsafeRawBufferPointer(start: buffer, count: size * count)) }
 }
 
 let transferWriteCallback: sluice_curl_data_callback = { buffer, size, count, context in
-    transfer(context).onWrite(UnsafeRawBufferPointer(start: buffer, count: size * count))
+    withTransfer(context) { $0.onWrite(UnsafeRawBufferPointer(start: buffer, count: size * count)) }
 }
 
 let transferReadCallback: sluice_curl_data_callback = { buffer, size, count, context in
-    transfer(context).onRead(UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
+    withTransfer(context) { $0.onRead(UnsafeMutableRawBufferPointer(start: buffer, count: size * count)) }
 }
 
 let transferSeekCallback: sluice_curl_seek_callback = { context, offset, origin in
-    transfer(context).onSeek(offset: Int64(offset), origin: origin)
+    withTransfer(context) { $0.onSeek(offset: Int64(offset), origin: origin) }
 }
 
 let transferPrerequestCallback: sluice_curl_prereq_callback = { context, _, _, _, _ in
-    transfer(context).onPrerequest()
+    withTransfer(context) { $0.onPrerequest() }
 }
 
 /// Appends one DER certificate to the `[Data]` that `context` points to.
