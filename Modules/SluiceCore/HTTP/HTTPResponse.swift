@@ -6,13 +6,15 @@ public struct HTTPResponse: Sendable, Hashable, CustomStringConvertible {
     /// The status code, for example `200`.
     public let statusCode: Int
     /// The header fields as received.
-    public let headers: HTTPHeaders
+    public var headers: HTTPHeaders { fields.headers }
     /// The URL that produced this response, after any redirects; `nil` when unknown.
     public let url: URL?
     /// The protocol version. Default ``HTTPVersion/http1_1``.
     public let httpVersion: HTTPVersion
     /// The parsed `Content-Type`, or `nil` when absent or unparsable.
-    public let contentType: MediaType?
+    public var contentType: MediaType? { fields.contentType }
+    /// The fields, parsed when first read for a response the transport received.
+    private let fields: ResponseFields
 
     /// Creates a response head.
     ///
@@ -25,10 +27,31 @@ public struct HTTPResponse: Sendable, Hashable, CustomStringConvertible {
         statusCode: Int, headers: HTTPHeaders = HTTPHeaders(), url: URL? = nil, httpVersion: HTTPVersion = .http1_1
     ) {
         self.statusCode = statusCode
-        self.headers = headers
         self.url = url
         self.httpVersion = httpVersion
-        self.contentType = headers.first("Content-Type").flatMap { MediaType($0) }
+        self.fields = ResponseFields(headers)
+    }
+
+    /// A response head whose fields are the received `fieldLines` (each ended by a line feed, the status
+    /// line and the blank line left out), parsed the first time ``headers`` or ``contentType`` is read:
+    /// each line that is a valid field becomes one, in order; the others are left out.
+    package init(statusCode: Int, receivedFieldLines fieldLines: [UInt8], url: URL?, httpVersion: HTTPVersion) {
+        self.statusCode = statusCode
+        self.url = url
+        self.httpVersion = httpVersion
+        self.fields = ResponseFields(receivedLines: fieldLines)
+    }
+
+    public static func == (lhs: HTTPResponse, rhs: HTTPResponse) -> Bool {
+        lhs.statusCode == rhs.statusCode && lhs.url == rhs.url && lhs.httpVersion == rhs.httpVersion
+            && lhs.headers == rhs.headers
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(statusCode)
+        hasher.combine(url)
+        hasher.combine(httpVersion)
+        hasher.combine(headers)
     }
 
     /// The MIME type from `Content-Type` without parameters (`application/json`), or `nil`.

@@ -4,9 +4,9 @@ import SluiceCore
 /// A response head as it came off the wire: the status line's values and the raw field lines.
 ///
 /// The engine thread keeps only this (one copy of the bytes per response) and the few fields it acts
-/// on — `Content-Length`, `Content-Encoding`, `Location` — noted as the lines arrive. The ``HTTPResponse``, with
-/// every field checked and `Content-Type` parsed, is made by ``makeResponse()`` when something needs
-/// it, usually on the thread that completes the task.
+/// on — `Content-Length`, `Content-Encoding`, `Location` — noted as the lines arrive. The ``HTTPResponse`` is
+/// made by ``makeResponse()`` when something needs it, usually on the thread that completes the task; it
+/// takes the same bytes and checks and parses its fields only when they are first read.
 struct ResponseHead: Sendable {
     let statusCode: Int
     let httpVersion: HTTPVersion
@@ -23,14 +23,7 @@ struct ResponseHead: Sendable {
     /// The response, each field checked as ``HTTPHeader/init(name:value:)`` checks it; a malformed
     /// field from the server is dropped rather than failing the response.
     func makeResponse() -> HTTPResponse {
-        var headers = HTTPHeaders()
-        fieldLines.withUnsafeBytes { bytes in
-            headers.reserveCapacity(bytes.count(where: { $0 == 0x0A }))
-            Self.forEachLine(bytes) { line in
-                if let field = HTTPHeader(fieldLine: line) { headers.add(field) }
-            }
-        }
-        return HTTPResponse(statusCode: statusCode, headers: headers, url: url, httpVersion: httpVersion)
+        HTTPResponse(statusCode: statusCode, receivedFieldLines: fieldLines, url: url, httpVersion: httpVersion)
     }
 
     /// The first `Content-Range: bytes FIRST-LAST/LENGTH` (or `bytes */LENGTH`) field's first byte
