@@ -1,44 +1,46 @@
-import Synchronization
-
 /// An ``HTTPResponse``'s header fields: given parsed, or kept as the field lines received and parsed the
 /// first time they are read. Most responses a program receives are never asked for their fields; making
 /// two strings per field and parsing `Content-Type` for each of them was the largest single cost of
 /// completing a small request.
-final class ResponseFields: Sendable {
-    /// The field lines as received, each ended by a line feed (the status line and blank line left out);
-    /// empty when the fields were given parsed.
-    private let received: [UInt8]
-    private let parsed: Mutex<Parsed?>
-
-    private struct Parsed {
-        let headers: HTTPHeaders
-        let contentType: MediaType?
+///
+/// `@unchecked Sendable`: every access to the state goes through its lock. (A pthread mutex, as
+/// ``LockedStorage`` has, rather than Synchronization's `Mutex`, whose futex ThreadSanitizer does not see.)
+struct ResponseFields: @unchecked Sendable {
+    private enum State {
+        /// The field lines as received, each ended by a line feed (status line and blank line left out).
+        case received([UInt8])
+        case parsed(HTTPHeaders, contentType: MediaType?)
     }
+
+    /// One allocation: the state and its lock.
+    private let state: LockedStorage<State>
 
     /// Fields already parsed.
     init(_ headers: HTTPHeaders) {
-        received = []
-        parsed = Mutex(Parsed(headers: headers, contentType: Self.contentType(of: headers)))
+        state = .make(.parsed(headers, contentType: Self.contentType(of: headers)))
     }
 
     /// Field lines as received, parsed when first read: each line that is a valid field (as
     /// `HTTPHeader(fieldLine:)` reads it) becomes one, in order; the others are left out.
     init(receivedLines: [UInt8]) {
-        received = receivedLines
-        parsed = Mutex(nil)
+        state = .make(.received(receivedLines))
     }
 
     var headers: HTTPHeaders { fields.headers }
 
     var contentType: MediaType? { fields.contentType }
 
-    private var fields: Parsed {
-        parsed.withLock { parsed in
-            if let parsed { return parsed }
-            let headers = Self.headers(fromLines: received)
-            let made = Parsed(headers: headers, contentType: Self.contentType(of: headers))
-            parsed = made
-            return made
+    private var fields: (headers: HTTPHeaders, contentType: MediaType?) {
+        state.withLock { state in
+            switch state {
+            case .parsed(let headers, let contentType):
+                return (headers, contentType)
+            case .received(let lines):
+                let headers = Self.headers(fromLines: lines)
+                let contentType = Self.contentType(of: headers)
+                state = .parsed(headers, contentType: contentType)
+                return (headers, contentType)
+            }
         }
     }
 
