@@ -537,7 +537,7 @@ extension TransportSuites {
                 let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
                 process.waitUntilExit()
                 if process.terminationStatus != 0 || process.terminationReason != .exit {
-                    failures.append("run \(run): status \(process.terminationStatus): \(text.prefix(600))")
+                    failures.append("run \(run): status \(process.terminationStatus): \(text.prefix(8000))")
                 }
             }
             #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
