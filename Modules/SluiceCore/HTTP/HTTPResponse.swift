@@ -5,7 +5,8 @@ import Foundation
 public struct HTTPResponse: Sendable, Hashable, CustomStringConvertible {
     /// The status code, for example `200`.
     public let statusCode: Int
-    /// The header fields as received.
+    /// The header fields as received. For a response the transport received, each field line is checked
+    /// when this (or ``contentType``) is first read, and a malformed one is left out.
     public var headers: HTTPHeaders { fields.headers }
     /// The URL that produced this response, after any redirects; `nil` when unknown.
     public let url: URL?
@@ -42,11 +43,14 @@ public struct HTTPResponse: Sendable, Hashable, CustomStringConvertible {
         self.fields = ResponseFields(receivedLines: fieldLines)
     }
 
+    /// Whether two responses have the same status, URL, version and fields (in order); a received
+    /// response's fields are parsed for it.
     public static func == (lhs: HTTPResponse, rhs: HTTPResponse) -> Bool {
         lhs.statusCode == rhs.statusCode && lhs.url == rhs.url && lhs.httpVersion == rhs.httpVersion
             && lhs.headers == rhs.headers
     }
 
+    /// Hashes what ``==(_:_:)`` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(statusCode)
         hasher.combine(url)
