@@ -71,6 +71,23 @@ extension TransportSuites {
             #expect(ContinuousClock.now - started < .seconds(5))
         }
 
+        @Test("a short idle timeout after a default one on the same session is watched on its own schedule")
+        func shortIdleTimeoutAfterLongOne() async throws {
+            let session = try Transport.session()
+            // The first request plans the idle check a second ahead (a quarter of 60 s, at most a second).
+            _ = try await session.data(for: Self.request("pass", "/status"))
+            let silent = try Self.request("blackhole", "/status", timeout: 0.2)
+            let started = ContinuousClock.now
+            do throws(SluiceError) {
+                _ = try await session.data(for: silent)
+                Issue.record("the silent server answered")
+            } catch {
+                #expect(error.code == .idleTimedOut)
+            }
+            // Looked at every 50 ms: well before the first request's planned check.
+            #expect(ContinuousClock.now - started < .milliseconds(900))
+        }
+
         @Test("latency: the answer arrives late but whole; under an idle timeout shorter than the delay it is an idle timeout")
         func latency() async throws {
             let session = try Transport.session()

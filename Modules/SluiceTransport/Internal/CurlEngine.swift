@@ -73,7 +73,8 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
     /// cookie-engine start per request and, in libcurl 7.88, leaked the file-name list at each reset.
     /// Any other transfer may use one too: without the cookie share, the handle has no cookie store.
     private var cookiePool: [UnsafeMutableRawPointer] = []
-    /// When ``failIdleTransfers()`` looks next; `nil` while no transfer has an idle timeout.
+    /// When ``failIdleTransfers()`` looks next; `nil` when no transfer had an idle timeout at the last look.
+    /// Kept while no transfer runs (it then does not wake the engine).
     private var nextIdleCheck: ContinuousClock.Instant?
     private var stopping: Bool?  // nil: running; true: cancel everything; false: drain
     /// Transfers between attempts, waiting for the caller's redirect or challenge handler.
@@ -252,7 +253,7 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
     /// Ends the transfers that moved no byte for their idle timeout; looks again in a quarter of the
     /// shortest idle timeout (between 50 ms and a second).
     private func failIdleTransfers() {
-        guard !active.isEmpty else { return nextIdleCheck = nil }
+        guard !active.isEmpty else { return }
         let now = ContinuousClock.now
         if let next = nextIdleCheck, now < next { return }
         var shortest = TimeInterval.infinity
@@ -262,11 +263,17 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
             shortest = min(shortest, transfer.idleTimeout)
             if transfer.isIdle(at: now) { idle.append((easy, transfer)) }
         }
-        nextIdleCheck = shortest.isFinite ? now + .milliseconds(Int(max(50, min(1000, shortest * 250)))) : nil
+        nextIdleCheck = shortest.isFinite ? now + Self.idleCheckInterval(forTimeout: shortest) : nil
         for (easy, transfer) in idle {
             curl_multi_remove_handle(multi, easy)
             complete(transfer, easy: easy, result: .failure(transfer.idleError()))
         }
+    }
+
+    /// How often transfers with an idle timeout of `timeout` seconds are looked at: a quarter of it,
+    /// between 50 ms and a second.
+    private static func idleCheckInterval(forTimeout timeout: TimeInterval) -> Duration {
+        .milliseconds(Int(max(50, min(1000, timeout * 250))))
     }
 
     /// Ends the transfers whose resource timeout passed while they waited for the caller's code (checked
@@ -280,9 +287,9 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
         }
     }
 
-    /// How long the engine may sleep: a second, or less when an idle check is due sooner.
+    /// How long the engine may sleep: a second, or less when an idle check of running transfers is due sooner.
     private func pollTimeout() -> Int32 {
-        guard let next = nextIdleCheck else { return 1000 }
+        guard !active.isEmpty, let next = nextIdleCheck else { return 1000 }
         return min(1000, Int32(max(0, (next - ContinuousClock.now) / .milliseconds(1)).rounded(.up)))
     }
 
@@ -315,6 +322,14 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
         active[easy] = Attached(
             transfer: transfer, cookieEngine: cookieEngineOn ? .on : starting ? .starting : .off, setCookieFile: starting)
         highWater = max(highWater, active.count)
+        // The idle check's schedule outlives the transfers it was made for (at one request at a time it
+        // would otherwise be made again for every request); one due later than this transfer needs is
+        // dropped, so the next turn looks and plans again.
+        if transfer.idleTimeout > 0, let next = nextIdleCheck,
+            ContinuousClock.now + Self.idleCheckInterval(forTimeout: transfer.idleTimeout) < next
+        {
+            nextIdleCheck = nil
+        }
         let code = curl_multi_add_handle(multi, easy)
         if code != CURLM_OK {
             release(easy, of: transfer)
