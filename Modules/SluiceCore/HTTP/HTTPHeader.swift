@@ -50,6 +50,18 @@ extension HTTPHeader {
         self.value = String(decoding: value, as: UTF8.self)
     }
 
+    /// Calls `body` with each line of `lines`, received field lines each ended by a line feed (the form
+    /// the transport keeps a response head in), without its line feed.
+    package static func forEachFieldLine(in lines: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void) {
+        var start = 0
+        while start < lines.count {
+            var end = start
+            while end < lines.count, lines[end] != 0x0A { end += 1 }
+            body(UnsafeRawBufferPointer(rebasing: lines[start..<end]))
+            start = end + 1
+        }
+    }
+
     /// The value of a received field line (as for ``init(fieldLine:)``) when its name is `name`, compared
     /// ignoring ASCII case, without the optional whitespace around it; `nil` for a field of another name.
     /// The value is not checked.

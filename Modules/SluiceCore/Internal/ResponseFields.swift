@@ -52,12 +52,8 @@ struct ResponseFields: @unchecked Sendable {
         var headers = HTTPHeaders()
         lines.withUnsafeBytes { bytes in
             headers.reserveCapacity(bytes.count(where: { $0 == 0x0A }))
-            var start = 0
-            while start < bytes.count {
-                var end = start
-                while end < bytes.count, bytes[end] != 0x0A { end += 1 }
-                if let field = HTTPHeader(fieldLine: UnsafeRawBufferPointer(rebasing: bytes[start..<end])) { headers.add(field) }
-                start = end + 1
+            HTTPHeader.forEachFieldLine(in: bytes) { line in
+                if let field = HTTPHeader(fieldLine: line) { headers.add(field) }
             }
         }
         return headers

@@ -57,7 +57,7 @@ extension Parameters: Codable {
                 // A whole number Int holds is an integer, however it was written: `JSONDecoder` reads some
                 // such texts as Int ("15.0", "2.2e16") and not others (a long fraction that rounds to a
                 // whole double), so without this the same value came back as either case.
-                if value.rounded(.towardZero) == value, let integer = Int(exactly: value) {
+                if let integer = Int(exactly: value) {
                     self = .integer(integer)
                 } else {
                     self = .double(value)

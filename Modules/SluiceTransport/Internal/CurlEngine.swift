@@ -276,6 +276,9 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
         .milliseconds(Int(max(50, min(1000, timeout * 250))))
     }
 
+    /// The longest ``idleCheckInterval(forTimeout:)``.
+    private static let longestIdleCheckInterval = Duration.seconds(1)
+
     /// Ends the transfers whose resource timeout passed while they waited for the caller's code (checked
     /// every turn, so at least once a second).
     private func failOverdueDecisions() {
@@ -324,11 +327,11 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
         highWater = max(highWater, active.count)
         // The idle check's schedule outlives the transfers it was made for (at one request at a time it
         // would otherwise be made again for every request); one due later than this transfer needs is
-        // dropped, so the next turn looks and plans again.
-        if transfer.idleTimeout > 0, let next = nextIdleCheck,
-            ContinuousClock.now + Self.idleCheckInterval(forTimeout: transfer.idleTimeout) < next
-        {
-            nextIdleCheck = nil
+        // dropped, so the next turn looks and plans again. A schedule is never more than a second ahead,
+        // so only a transfer looked at more often than that (an idle timeout under 4 s) can need it.
+        if transfer.idleTimeout > 0, let next = nextIdleCheck {
+            let interval = Self.idleCheckInterval(forTimeout: transfer.idleTimeout)
+            if interval < Self.longestIdleCheckInterval, ContinuousClock.now + interval < next { nextIdleCheck = nil }
         }
         let code = curl_multi_add_handle(multi, easy)
         if code != CURLM_OK {

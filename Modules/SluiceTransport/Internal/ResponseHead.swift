@@ -31,7 +31,7 @@ struct ResponseHead: Sendable {
     var contentRange: (first: Int64?, length: Int64?)? {
         var range: (first: Int64?, length: Int64?)?
         fieldLines.withUnsafeBytes { bytes in
-            Self.forEachLine(bytes) { line in
+            HTTPHeader.forEachFieldLine(in: bytes) { line in
                 guard range == nil, let value = HTTPHeader.value(inFieldLine: line, named: "Content-Range") else { return }
                 let text = String(decoding: value, as: UTF8.self)
                 guard text.lowercased().hasPrefix("bytes ") else { return }
@@ -42,16 +42,5 @@ struct ResponseHead: Sendable {
             }
         }
         return range
-    }
-
-    /// Calls `body` with each line.
-    private static func forEachLine(_ bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void) {
-        var start = 0
-        while start < bytes.count {
-            var end = start
-            while end < bytes.count, bytes[end] != 0x0A { end += 1 }
-            body(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
-            start = end + 1
-        }
     }
 }
