@@ -260,6 +260,19 @@ struct XMLSafetyTests {
         #expect(try XMLTree(parsing: Data(fine.utf8)).root.name.localName == "a")
     }
 
+    @Test("an element past the depth limit with attributes: malformed, its attributes never read (whole and in chunks)")
+    func depthWithAttributes() throws {
+        // Stopping the parse at the element that goes too deep frees libxml2's input, where that element's
+        // attribute values point: reading them afterwards was a use after free (found by FuzzDecodable;
+        // AddressSanitizer, as make sanitize runs this test, reports it).
+        let deep = String(repeating: #"<a x="1" y="two &amp; three">"#, count: 300) + String(repeating: "</a>", count: 300)
+        #expect((#expect(throws: SluiceError.self) { try XMLTree(parsing: Data(deep.utf8)) })?.code == .xmlMalformed)
+        for chunk in [1, 7, 4096] {
+            let streamed = #expect(throws: SluiceError.self) { try XMLEventParserTests.events(Array(deep.utf8), chunk: chunk) }
+            #expect(streamed?.code == .xmlMalformed, "chunks of \(chunk)")
+        }
+    }
+
     @Test("many parses, trees and XPath queries at once on many threads")
     func concurrency() async throws {
         let shared = try XMLTree(parsing: Data(XMLTreeTests.feed.utf8))

@@ -118,6 +118,9 @@ final class ParseState {
             line: line, column: column, code: code, message: messages.last ?? "libxml2 stopped reading the document")
     }
 
+    /// Whether the parse was stopped (see ``stop(with:)``): libxml2's input may be freed then.
+    var isStopped: Bool { hot.pointee.stopped }
+
     /// Stops the parse with Sluice's own error; the first reason to stop wins.
     func stop(with error: SluiceError) {
         if !hot.pointee.stopped {

@@ -59,6 +59,9 @@ private let startElement: startElementNsSAX2Func = {
     context, localName, prefix, uri, namespaceCount, namespaceList, attributeCount, defaultedCount, attributeList in
     withState(context) { state in
         state.enter()
+        // Past the depth limit the parse is stopped, and stopping frees libxml2's input, where the
+        // attribute values point: nothing more of this element is read.
+        guard !state.isStopped else { return }
         // The last `defaultedCount` are DTD defaults, which Sluice does not apply.
         let written = Int(attributeCount) - Int(defaultedCount)
         let attributes: XMLBorrowedAttributes
