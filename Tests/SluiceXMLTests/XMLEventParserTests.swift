@@ -99,6 +99,21 @@ struct XMLEventParserTests {
         #expect(seen == 4)  // a, b, /b, c
     }
 
+    @Test("a handler that throws at a pushed CDATA section with a CR: its error, nothing more read")
+    func handlerErrorAtPushedCDATA() throws {
+        // The pushed CDATA is normalized (CR LF to LF) before it goes out; a throwing handler stops the parse,
+        // which frees libxml2's input, so the section's bytes must not be read after the event (make
+        // sanitize runs this under AddressSanitizer).
+        let parser = try XMLEventParser { (event) throws(SluiceError) in
+            if case .cdata = event { throw SluiceError(.pluginFailed, "stop at the CDATA") }
+        }
+        let error = #expect(throws: SluiceError.self) {
+            try Array("<a><![CDATA[one\r\ntwo\r]]></a>".utf8).withUnsafeBytes { try parser.feed($0) }
+            try parser.finish()
+        }
+        #expect(error?.message == "stop at the CDATA")
+    }
+
     @Test("events from an async sequence of chunks, as SessionManager.bytes(for:) gives them")
     func asyncChunks() async throws {
         let bytes = Array(XMLTreeTests.feed.utf8)

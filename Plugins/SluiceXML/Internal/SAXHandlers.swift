@@ -123,11 +123,11 @@ private let cdataBlock: cdataBlockSAXFunc = { context, bytes, count in
                 normalized.append(byte)
             }
         }
-        let endsWithCR = content.last == 0x0D
+        // Read before the event goes out: a handler that throws stops the parse, which frees libxml2's input.
+        state.cdataEndsWithCR = content.last == 0x0D
         if !normalized.isEmpty {
             normalized.withUnsafeBufferPointer { state.deliver(borrowed: .cdata(XMLBytes($0))) }
         }
-        state.cdataEndsWithCR = endsWithCR
     }
 }
 
