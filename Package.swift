@@ -139,7 +139,7 @@ let package = Package(
         // A mixed workload through the fault proxy for make soak (not part of make test).
         .executableTarget(
             name: "sluice-soak", dependencies: ["SluiceTransport", "SluiceGzip", "SluiceConformance", "CSluiceHeap"], path: "Tools/Soak"),
-        tests("SluiceConformanceKitTests", dependencies: ["SluiceConformanceKit", "SluiceGzip", "SluiceConformance"]),
+        tests("SluiceConformanceKitTests", dependencies: ["SluiceConformanceKit", "SluiceGzip", "SluiceConformance", "CSluiceHeap"]),
         tests("SluiceTests", dependencies: ["Sluice", .product(name: "Logging", package: "swift-log")]),
         // A new user's first program, every call in one function: the compiler must build it (quickly),
         // and SluiceTests runs it against the test servers.

@@ -31,21 +31,44 @@ static int64_t heap_in_use(void) { return 0; }
 
 int64_t sluice_heap_bytes_in_use(void) { return heap_in_use(); }
 
-int sluice_heap_tracks_malloc(void) {
+/* Whether a 1 MiB block shows in the count. Only exact where no other thread allocates or frees between
+   the two readings: it runs in a forked child. */
+static int block_shows_in_count(void) {
+    int64_t before = heap_in_use();
+    volatile char *block = malloc(1 << 20);
+    if (!block) return 0;
+    block[0] = 1;
+    block[(1 << 20) - 1] = 1;
+    int64_t after = heap_in_use();
+    free((void *)block);
+    return after - before >= (1 << 20);
+}
+
+/* 0 unknown, 1 tracks, 2 does not. The allocator cannot change while the process runs, so the first
+   answer is kept; two threads that ask at once may both measure, and agree. */
+static int tracks_answer;
+
+int sluice_heap_measure_tracking(void) {
     if (!SLUICE_HAVE_MALLINFO2) return 0;
-    /* Other threads may free memory between the two readings and hide the block: one sighting of it in
-       three tries is enough (under another allocator the count never moves). */
-    for (int attempt = 0; attempt < 3; attempt++) {
-        int64_t before = heap_in_use();
-        volatile char *block = malloc(1 << 20);
-        if (!block) return 0;
-        block[0] = 1;
-        block[(1 << 20) - 1] = 1;
-        int64_t after = heap_in_use();
-        free((void *)block);
-        if (after - before >= (1 << 20)) return 1;
+    /* Measured in a child: in this process other threads free memory between the readings and can hide
+       the block (a busy test run did, three tries in a row). */
+    pid_t pid = fork();
+    if (pid < 0) return -1;
+    if (pid == 0) _exit(block_shows_in_count() ? 0 : 1);
+    int wait_status = 0;
+    while (waitpid(pid, &wait_status, 0) < 0) {
+        if (errno != EINTR) return -1;
     }
-    return 0;
+    return WIFEXITED(wait_status) && WEXITSTATUS(wait_status) == 0;
+}
+
+int sluice_heap_tracks_malloc(void) {
+    int known = __atomic_load_n(&tracks_answer, __ATOMIC_ACQUIRE);
+    if (known) return known == 1;
+    int tracks = sluice_heap_measure_tracking();
+    if (tracks < 0) return 0; /* not kept: a later call may fork */
+    __atomic_store_n(&tracks_answer, tracks ? 1 : 2, __ATOMIC_RELEASE);
+    return tracks;
 }
 
 static void run_once(const sluice_plugin_table *table, const sluice_probe_input *inputs, size_t count) {

@@ -1,3 +1,4 @@
+import CSluiceHeap
 import Foundation
 import SluiceConformance
 import SluiceConformanceKit
@@ -106,6 +107,28 @@ struct LoadedPluginContractTests {
             // A sanitizer's allocator: the rule cannot be checked, and says so rather than failing or passing silently.
             #expect(report.findings.first { $0.rule == "gives back the memory of its answers" }?.detail?.hasPrefix("not checked") == true)
         }
+    }
+
+    @Test("whether the heap can be read does not depend on what other threads allocate meanwhile")
+    func allocatorCheckUnderChurn() async throws {
+        // Measured in this process, three threads freeing blocks between the two readings hid the 1 MiB
+        // block about once in a hundred checks; measured in a forked child they cannot.
+        let expected: Int32 = PluginContract.measuresLeaks ? 1 : 0
+        let stop = NSCondition()  // its lock guards `stopped`
+        nonisolated(unsafe) var stopped = false
+        let churners = (0..<3).map { _ in
+            Thread {
+                while !stop.withLock({ stopped }) {
+                    let blocks = (0..<8).map { malloc(256 * 1024 + $0 * 4096) }
+                    blocks.forEach { free($0) }
+                }
+            }
+        }
+        churners.forEach { $0.start() }
+        defer { stop.withLock { stopped = true } }
+        var answers: [Int32: Int] = [:]
+        for _ in 0..<200 { answers[sluice_heap_measure_tracking(), default: 0] += 1 }
+        #expect(answers == [expected: 200])
     }
 
     @Test("a library that does not load is one failed rule")

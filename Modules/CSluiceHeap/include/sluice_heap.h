@@ -33,8 +33,14 @@ int64_t sluice_heap_bytes_in_use(void);
 int64_t sluice_heap_bytes_from_system(void);
 
 /* Whether the process's malloc is the one mallinfo2 describes: 1 when a 1 MiB allocation shows in the
-   count, 0 under another allocator (a sanitizer's runtime, jemalloc, tcmalloc) or another C library. */
+   count, 0 under another allocator (a sanitizer's runtime, jemalloc, tcmalloc), another C library, or
+   when fork fails. Measured once, in a forked child where no other thread can hide the block; the
+   answer is kept for the life of the process. */
 int sluice_heap_tracks_malloc(void);
+
+/* The measurement behind sluice_heap_tracks_malloc, made afresh in a forked child each call: 1 or 0 as
+   there, -1 when fork or wait failed. */
+int sluice_heap_measure_tracking(void);
 
 /* Gives the free memory at the top of every arena, and whole free pages inside them, back to the system
    (glibc's malloc_trim(0)); returns whether any was given back. Does nothing elsewhere. */
