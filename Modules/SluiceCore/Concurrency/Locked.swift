@@ -39,8 +39,11 @@ package final class Locked<Value: Sendable>: @unchecked Sendable {
 package final class LockedStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> {
     /// A new storage guarding `value`.
     @inlinable
-    package static func make(_ value: Value) -> LockedStorage {
-        let buffer = create(minimumCapacity: 1) { _ in value }
+    package static func make(_ value: consuming Value) -> LockedStorage {
+        // Moved into the buffer: returning a captured `value` from the closure would copy it (a retain of
+        // each of its fields, and a release when the parameter goes).
+        var slot = Optional(value)
+        let buffer = create(minimumCapacity: 1) { _ in slot.take()! }
         let storage = unsafeDowncast(buffer, to: LockedStorage.self)
         storage.withUnsafeMutablePointerToElements { mutex in
             mutex.initialize(to: pthread_mutex_t())

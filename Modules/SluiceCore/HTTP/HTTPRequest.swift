@@ -24,21 +24,81 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
         case returnCacheDataDontLoad
     }
 
+    /// The fields, shared by copies until one of them changes (copy on write): a request is copied into
+    /// its task, its transfer, its response and its errors, and a copy of one reference costs one retain
+    /// where a copy of the fields cost one per field that holds a reference.
+    private final class Storage: @unchecked Sendable {
+        // Changed only through a uniquely referenced storage (`unique()`), so never while shared.
+        var url: URL
+        var method: HTTPMethod
+        var headers: HTTPHeaders
+        var body: HTTPBody
+        var timeout: TimeInterval?
+        var shouldHandleCookies = true
+        var cachePolicy = CachePolicy.useProtocolCachePolicy
+        var contentEncoding: String?
+
+        init(url: URL, method: HTTPMethod, headers: HTTPHeaders, body: HTTPBody, timeout: TimeInterval?) {
+            self.url = url
+            self.method = method
+            self.headers = headers
+            self.body = body
+            self.timeout = timeout
+        }
+
+        func copy() -> Storage {
+            let copy = Storage(url: url, method: method, headers: headers, body: body, timeout: timeout)
+            copy.shouldHandleCookies = shouldHandleCookies
+            copy.cachePolicy = cachePolicy
+            copy.contentEncoding = contentEncoding
+            return copy
+        }
+    }
+
+    private var storage: Storage
+
+    /// The storage, copied first when another request shares it.
+    private mutating func unique() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        return storage
+    }
+
     /// The absolute URL to request.
-    public var url: URL
+    public var url: URL {
+        get { storage.url }
+        _modify { yield &unique().url }
+    }
     /// The method. Default ``HTTPMethod/get``.
-    public var method: HTTPMethod
+    public var method: HTTPMethod {
+        get { storage.method }
+        _modify { yield &unique().method }
+    }
     /// The header fields. Default empty.
-    public var headers: HTTPHeaders
+    public var headers: HTTPHeaders {
+        get { storage.headers }
+        _modify { yield &unique().headers }
+    }
     /// The body. Default ``HTTPBody/none``.
-    public var body: HTTPBody
+    public var body: HTTPBody {
+        get { storage.body }
+        _modify { yield &unique().body }
+    }
     /// The time allowed without progress before the request fails, in seconds, or `nil` for the
     /// session's default. Default `nil`.
-    public var timeout: TimeInterval?
+    public var timeout: TimeInterval? {
+        get { storage.timeout }
+        _modify { yield &unique().timeout }
+    }
     /// Whether cookies from the session's store are sent and received cookies stored. Default `true`.
-    public var shouldHandleCookies: Bool
+    public var shouldHandleCookies: Bool {
+        get { storage.shouldHandleCookies }
+        _modify { yield &unique().shouldHandleCookies }
+    }
     /// The cache policy hint. Default ``CachePolicy/useProtocolCachePolicy``.
-    public var cachePolicy: CachePolicy
+    public var cachePolicy: CachePolicy {
+        get { storage.cachePolicy }
+        _modify { yield &unique().cachePolicy }
+    }
     /// A content coding (`gzip`) a session applies to the body while it sends it: opt-in per request.
     /// The session looks the name up in its registry, encodes the body as it is read (never holding it
     /// whole), sends `Content-Encoding` with the coding's name and, the encoded length being unknown,
@@ -46,7 +106,10 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
     ///
     /// A session fails the request with ``SluiceError/Code/contentCodingUnsupported`` when its registry
     /// has no coding of that name that encodes.
-    public var contentEncoding: String?
+    public var contentEncoding: String? {
+        get { storage.contentEncoding }
+        _modify { yield &unique().contentEncoding }
+    }
 
     /// Creates a request.
     ///
@@ -60,13 +123,7 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
         url: URL, method: HTTPMethod = .get, headers: HTTPHeaders = HTTPHeaders(), body: HTTPBody = .none,
         timeout: TimeInterval? = nil
     ) {
-        self.url = url
-        self.method = method
-        self.headers = headers
-        self.body = body
-        self.timeout = timeout
-        self.shouldHandleCookies = true
-        self.cachePolicy = .useProtocolCachePolicy
+        storage = Storage(url: url, method: method, headers: headers, body: body, timeout: timeout)
     }
 
     /// Creates a request from a URL written in the source, without `try`:
@@ -145,11 +202,11 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
     /// - Throws: ``SluiceError`` with code ``SluiceError/Code/invalidURL`` or
     ///   ``SluiceError/Code/invalidMethod``, carrying this request.
     package func validateForSending() throws(SluiceError) {
-        if let problem = Self.problem(with: url) {
+        if let problem = Self.problem(with: storage.url) {
             throw SluiceError(.invalidURL, problem, request: self)
         }
-        guard HTTPToken.isToken(method.rawValue) else {
-            throw SluiceError(.invalidMethod, "invalid HTTP method \(method.rawValue.debugDescription)", request: self)
+        guard HTTPToken.isToken(storage.method.rawValue) else {
+            throw SluiceError(.invalidMethod, "invalid HTTP method \(storage.method.rawValue.debugDescription)", request: self)
         }
     }
 

@@ -223,12 +223,13 @@ final class Transfer: @unchecked Sendable {
         /// Reads the configuration in place (`shared.value`): a copy of it costs a retain and a release
         /// of each of its many fields.
         init(request: HTTPRequest, configuration shared: SharedConfiguration, omittingDefaultCredentials: Bool = false) {
-            url = request.url
-            urlString = request.url.absoluteString
-            let scheme = request.url.scheme?.lowercased()
+            let url = request.url
+            self.url = url
+            urlString = url.absoluteString
+            let scheme = url.scheme?.lowercased()
             overTLS = scheme == "https"
             isHTTP = scheme == "http" || overTLS
-            tls = shared.tls(for: request.url)
+            tls = shared.tls(for: url)
             var defaults = shared.value.defaultHeaders
             if omittingDefaultCredentials {
                 for name in RedirectPlanner.originBoundHeaders { defaults.remove(name) }
