@@ -22,6 +22,19 @@ struct MediaTypeTests {
         #expect(try MediaType(parsing: type.description) == type)
     }
 
+    @Test("a quote or backslash followed by a combining mark is escaped too (found by FuzzMediaType)")
+    func quotingBeforeCombiningMarks() throws {
+        // "\"\u{74A}" is one Character: a Character-wise replacement left the quote bare, which ended
+        // the quoted string early, so the description did not parse (or parsed as other parameters).
+        for value in ["a\"\u{74A}b", "a\\\u{301}b", "\"\u{301}; x=y", "\\\u{301}\""] {
+            let type = try MediaType(type: "text", subtype: "plain", parameters: [(name: "p", value: value)])
+            #expect(type.parameter("p") == value)
+            let again = try MediaType(parsing: type.description)
+            #expect(again == type, "\(type.description)")
+            #expect(again.parameters.count == 1)
+        }
+    }
+
     @Test("refuses malformed input with a typed error", arguments: ["", "text", "text/", "/plain", "text/plain; x", "a/b c"])
     func refusesMalformed(input: String) {
         let error = #expect(throws: SluiceError.self) { try MediaType(parsing: input) }

@@ -39,9 +39,9 @@ extension HTTPRequest {
         return parts.joined(separator: " \\\n\t") + (comment.map { "\n" + $0 } ?? "")
     }
 
-    /// `text` in single quotes, with each `'` written `'\''`.
+    /// `text` in single quotes, with each `'` written `'\''` (a `'` followed by a combining mark too).
     static func shellQuoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        "'" + text.replacingASCII { $0 == UInt8(ascii: "'") ? "'\\''" : nil } + "'"
     }
 
     private static func maskingPassword(in url: URL) -> String {

@@ -122,8 +122,13 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible {
             if HTTPToken.isToken(parameter.value) {
                 text += parameter.value
             } else {
-                let escaped = parameter.value.replacingOccurrences(of: "\\", with: "\\\\")
-                    .replacingOccurrences(of: "\"", with: "\\\"")
+                let escaped = parameter.value.replacingASCII { byte in
+                    switch byte {
+                    case UInt8(ascii: "\\"): #"\\"#
+                    case UInt8(ascii: "\""): #"\""#
+                    default: nil
+                    }
+                }
                 text += "\"\(escaped)\""
             }
         }
