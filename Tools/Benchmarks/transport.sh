@@ -6,6 +6,9 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here"
+# SwiftPM keeps the build plan of the path dependency (the Sluice package) in release.yaml and did not see a
+# source file added to Sluice's modules until it was removed: planned again each time.
+rm -f .build/release.yaml
 swift build -c release --product transport-client 2>&1 | tail -n 1
 bin=$(swift build -c release --show-bin-path)
 mkdir -p .build
