@@ -97,6 +97,22 @@ struct ConformanceFormatTests {
         #expect(reader.skippedMessages.first?.contains("make servers") == true)
     }
 
+    @Test("an attribute keeps its line breaks and tabs, one followed by a combining mark too")
+    func attributeBreaks() throws {
+        // "\n\u{301}" is one Character: a Character-wise replacement left that line feed raw, and XML
+        // parsers normalise a raw line feed in an attribute to a space.
+        let message = "one\n\u{301}two\r\nthree\tfour\r\u{301}"
+        let report = ConformanceReport(
+            sluiceVersion: "1.2.3", libcurl: "8.5.0", startedAt: "2025-01-01T00:00:00Z", serverSource: nil,
+            vectorsDirectory: "/v",
+            suites: [.init(name: "environment.servers", summary: "servers", error: message, cases: [], seconds: 0, notRun: true)])
+        let parser = XMLParser(data: Data(report.junitXML.utf8))
+        let reader = JUnitReader()
+        parser.delegate = reader
+        #expect(parser.parse())
+        #expect(reader.skippedMessages == [message])
+    }
+
     @Test("the HTML page is self-contained and shows each failure with expected beside actual")
     func html() {
         let html = Self.report.html
