@@ -102,6 +102,9 @@ struct InterfaceClassifierTests {
         #expect(classifier.sysfsDirectory(for: "../x") == nil)
         #expect(classifier.sysfsDirectory(for: "..") == nil)
         #expect(classifier.sysfsDirectory(for: "") == nil)
+        // A slash followed by a combining mark is one Character, not "/": the check is on bytes.
+        #expect(classifier.sysfsDirectory(for: "../\u{301}x") == nil)
+        #expect(classifier.sysfsDirectory(for: "a/\u{301}") == nil)
         #expect(classifier.kind(of: Self.link("a/../x")) == .ethernet)
         #expect(classifier.kind(of: Self.link("x")) == .wifi)
     }

@@ -56,9 +56,12 @@ struct InterfaceClassifier: Sendable {
         return link.hardwareType == Netlink.HardwareType.ether ? .ethernet : .other
     }
 
-    /// `<sysfsRoot>/<name>`, when the name is a plain interface name (no `/`, not `.` or `..`).
+    /// `<sysfsRoot>/<name>`, when the name is a plain interface name (no `/`, not `.` or `..`). The bytes
+    /// are checked, not the `Character`s: a `/` followed by a combining mark is one `Character`, not `/`.
     func sysfsDirectory(for name: String) -> String? {
-        guard !name.isEmpty, name != ".", name != "..", !name.contains("/"), !name.utf8.contains(0) else { return nil }
+        guard !name.isEmpty, name != ".", name != "..",
+            !name.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == 0 })
+        else { return nil }
         return "\(sysfsRoot)/\(name)"
     }
 
