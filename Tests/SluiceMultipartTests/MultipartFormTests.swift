@@ -179,6 +179,13 @@ struct MultipartFormTests {
         #expect(try Data(contentsOf: target) == Data(try stream.readAll()))
         #expect(written.headers["Content-Type"] == request.headers["Content-Type"])
 
+        // A file name that starts with a combining mark: "/\u{301}" is one Character, so a search for the
+        // last "/" by Character split the path one directory too high.
+        let marked = directory.appendingPathComponent("\u{301}marked.multipart")
+        _ = try await serializer.request(request, writingBodyTo: marked)
+        #expect(try Data(contentsOf: marked) == Data(contentsOf: target))
+        try FileManager.default.removeItem(at: marked)
+
         // A part that fails midway leaves neither the target nor a temporary file.
         let failing = try serializer.multipartFormRequest(urlString: "http://example.com/upload") { form in
             try form.appendPart(stream: OneShotStream(Data("abc".utf8)), length: 10, name: "s", fileName: "s", mimeType: "text/plain")

@@ -6,9 +6,12 @@ import SluiceCore
 enum MultipartFileWriter {
     static func write(_ stream: any BodyStream, to path: String) throws(SluiceError) {
         if stream.isRewindable { try stream.rewind() }
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { String(path[..<$0]) } ?? "."
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        // Split at the last "/" byte: a "/" followed by a combining mark is one Character, so a search by
+        // Character would split one directory too high. (An ASCII byte in UTF-8 is always that character.)
+        let bytes = Array(path.utf8)
+        let slash = bytes.lastIndex(of: UInt8(ascii: "/"))
+        let directory = slash.map { String(decoding: bytes[..<$0], as: UTF8.self) } ?? "."
+        let name = slash.map { String(decoding: bytes[($0 + 1)...], as: UTF8.self) } ?? path
         var template = Array("\(directory.isEmpty ? "/" : directory)/.\(name).XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { throw failure("cannot create a file in \(directory)") }
