@@ -148,20 +148,30 @@ public final class SessionManager: Sendable, TaskController {
 
     /// Continues a download from its resume data with a `Range` request from the partial file's size
     /// (and `If-Range` with its validator); a server that ignores the range (or whose resource changed)
-    /// sends the whole body, and the file starts over.
+    /// sends the whole body, and the file starts over. The response's
+    /// ``DownloadResponse/resumption`` says which happened.
     ///
-    /// - Throws: As ``download(for:to:didCreateTask:progress:)``; ``SluiceError/Code/downloadFailed``
-    ///   when the server resumes from another byte than where the file ends (the partial file is then kept).
+    /// - Throws: As ``download(for:to:didCreateTask:progress:)``; ``SluiceError/Code/resumeDataInvalid``
+    ///   when the partial file is missing or changed (another length or modification time than the
+    ///   resume data says) and `ifPartialFileChanged` is ``ResumeData/PartialFilePolicy/fail``;
+    ///   ``SluiceError/Code/downloadFailed`` when the server resumes from another byte than where the
+    ///   file ends (the partial file is then kept).
     ///
-    /// - Parameter progress: As for ``download(for:to:didCreateTask:progress:)``; the counts are of
-    ///   this transfer (the bytes after the partial file). Default `nil`.
+    /// - Parameters:
+    ///   - ifPartialFileChanged: What to do when the partial file is missing or changed. Default
+    ///     ``ResumeData/PartialFilePolicy/fail``.
+    ///   - progress: As for ``download(for:to:didCreateTask:progress:)``, counting from the bytes
+    ///     already in the partial file when the server continues it (as URLSession does): the first
+    ///     report of a download resumed at 8 MB of 16 says 8 MB and more, of 16. Default `nil`.
     public func download(
         resumingWith resumeData: ResumeData, to destination: @escaping DownloadDestination,
+        ifPartialFileChanged: ResumeData.PartialFilePolicy = .fail,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(SluiceError) -> DownloadResponse {
         var request = HTTPRequest(url: resumeData.url)
         request.headers = (try? HTTPHeaders(validating: resumeData.headers)) ?? HTTPHeaders()
-        return try await runDownload(request: request, resuming: resumeData, to: destination, nil, progress: progress)
+        return try await runDownload(
+            request: request, resuming: (resumeData, ifPartialFileChanged), to: destination, nil, progress: progress)
     }
 
     /// Starts `request` and returns when the response head has arrived, with the body as a stream of
@@ -265,28 +275,45 @@ public final class SessionManager: Sendable, TaskController {
         completion: @escaping @Sendable (Result<DownloadResponse, SluiceError>) -> Void
     ) -> SessionTask {
         let queue = configuration.completionQueue
-        let sink = Self.downloadSink(resuming: nil)
+        let sink = FileSink(path: FileSink.temporaryPath(), resumeOffset: 0)
         return makeTask(kind: .download, request: request, sink: sink) { result in
             let delivered = Self.deliver(download: sink, to: destination, result)
             queue.async { completion(delivered) }
         }.task
     }
 
-    /// Cancels a download task and keeps its partial file for ``download(resumingWith:to:progress:)``.
-    /// Returns `nil` for other tasks, or when the response had not started.
+    /// Cancels a download task and keeps its partial file for ``download(resumingWith:to:ifPartialFileChanged:progress:)``.
+    ///
+    /// A cancel that returns resume data wins: the task ends with ``SluiceError/Code/cancelled`` even
+    /// when its last bytes arrived meanwhile, no byte is written to the partial file after this
+    /// returns, and the file is kept exactly as long as ``ResumeData/partialFileLength`` says (until
+    /// resumed, or removed by the caller).
+    ///
+    /// Returns `nil` (and still cancels) for a task that is not a download, one whose response has not
+    /// started, one answered with an error status (its body is not the resource), and one that has
+    /// completed or was cancelled already.
     public func cancel(_ task: SessionTask, producingResumeData: Bool) -> ResumeData? {
-        guard producingResumeData, task.kind == .download,
-            let transfer = task.mutable.withLock({ $0.transfer }), let partialFilePath = transfer.sink.keepForResume()
-        else {
+        guard producingResumeData, task.kind == .download else {
             task.cancel()
             return nil
         }
+        // The cancel and the freeze happen under the task's lock: the completion, which takes that lock
+        // too, then finds the task cancelling (and ends it cancelled) and the partial file kept.
+        let cancelled = task.mutable.withLock { state -> (frozen: FrozenPartialFile?, started: Bool, Transfer)? in
+            guard let transfer = state.transfer else { return nil }
+            let action = state.lifecycle.cancel()
+            guard action != .none else { return nil }
+            return (transfer.sink.freezeForResume(), action == .cancelTransfer, transfer)
+        }
+        guard let (frozen, started, transfer) = cancelled else { return nil }
+        endCancelled(task, transfer, started: started)
+        guard let frozen else { return nil }
         let response = task.response
         let validator = response?.headers.first("ETag") ?? response?.headers.first("Last-Modified")
-        task.cancel()
         return ResumeData(
             url: task.currentRequest.url, headers: task.currentRequest.headers.dictionary,
-            partialFilePath: partialFilePath, validator: validator)
+            partialFilePath: frozen.path, validator: validator, partialFileLength: frozen.length,
+            partialFileModified: ResumeData.FileTime(frozen.modified))
     }
 
     // MARK: Task controller
@@ -336,6 +363,12 @@ public final class SessionManager: Sendable, TaskController {
             }
         }
         guard let (started, transfer) = cancelled else { return }
+        endCancelled(task, transfer, started: started)
+    }
+
+    /// Ends a task whose lifecycle has just turned to cancelling: through the engine when it has the
+    /// transfer, else here.
+    private func endCancelled(_ task: SessionTask, _ transfer: Transfer, started: Bool) {
         let error = SluiceError(.cancelled, "the task was cancelled", request: task.currentRequest)
         if started && engine.submit(.cancel(transfer, error)) { return }
         transfer.end(.failure(error))
@@ -357,12 +390,28 @@ public final class SessionManager: Sendable, TaskController {
     }
 
     /// The file a download is written to: a new temporary file, or the partial file of `resumeData`
-    /// (continued from its size).
-    private static func downloadSink(resuming resumeData: ResumeData?) -> FileSink {
-        guard let resumeData else { return FileSink(path: FileSink.temporaryPath(), resumeOffset: 0) }
-        var info = stat()
-        let offset = stat(resumeData.partialFilePath, &info) == 0 ? Int64(info.st_size) : 0
-        return FileSink(path: resumeData.partialFilePath, resumeOffset: offset)
+    /// (continued from its size), and why a resume starts over before asking the server (its partial
+    /// file missing or changed, with ``ResumeData/PartialFilePolicy/startOver``).
+    ///
+    /// - Throws: ``SluiceError/Code/resumeDataInvalid`` for a missing or changed partial file with
+    ///   ``ResumeData/PartialFilePolicy/fail``.
+    private static func downloadSink(
+        resuming resume: (data: ResumeData, policy: ResumeData.PartialFilePolicy)?, request: HTTPRequest
+    ) throws(SluiceError) -> (FileSink, DownloadResumption.StartOverReason?) {
+        guard let (resumeData, policy) = resume else { return (FileSink(path: FileSink.temporaryPath(), resumeOffset: 0), nil) }
+        guard let problem = resumeData.partialFileProblem() else {
+            var info = stat()
+            let offset = stat(resumeData.partialFilePath, &info) == 0 ? Int64(info.st_size) : 0
+            return (FileSink(path: resumeData.partialFilePath, resumeOffset: offset), nil)
+        }
+        switch policy {
+        case .fail:
+            throw SluiceError(.resumeDataInvalid, "cannot resume: \(problem.detail)", request: request)
+        case .startOver:
+            // A missing file starts in a new temporary file; a changed one is written over.
+            let path = problem.reason == .partialFileMissing ? FileSink.temporaryPath() : resumeData.partialFilePath
+            return (FileSink(path: path, resumeOffset: 0), problem.reason)
+        }
     }
 
     /// Ends a download: its file moved where `destination` says, or removed (unless kept for resume
@@ -466,7 +515,16 @@ public final class SessionManager: Sendable, TaskController {
         }
         var response: HTTPResponse?
         let continuations = task.mutable.withLock { state -> [AsyncStream<TransferProgress>.Continuation]? in
-            guard state.lifecycle.complete() else { return nil }
+            switch state.lifecycle.complete() {
+            case .alreadyCompleted:
+                return nil
+            case .cancelled where error?.code != .cancelled:
+                // The caller was told of the cancel (resume data, say): it wins over the end that raced it.
+                error = SluiceError(.cancelled, "the task was cancelled", request: state.currentRequest)
+                metrics = nil
+            case .cancelled, .asEnded:
+                break
+            }
             state.transfer = nil
             state.error = error
             if let metrics { state.metrics = metrics }
@@ -522,12 +580,13 @@ public final class SessionManager: Sendable, TaskController {
 
     /// A download of the async API, run to completion and moved where `destination` says.
     func runDownload(
-        request: HTTPRequest, resuming resumeData: ResumeData?, to destination: DownloadDestination,
-        _ didCreateTask: (@Sendable (SessionTask) -> Void)?, progress: (@Sendable (TransferProgress) -> Void)?
+        request: HTTPRequest, resuming resume: (data: ResumeData, policy: ResumeData.PartialFilePolicy)?,
+        to destination: DownloadDestination, _ didCreateTask: (@Sendable (SessionTask) -> Void)?,
+        progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws(SluiceError) -> DownloadResponse {
-        let sink = Self.downloadSink(resuming: resumeData)
+        let (sink, startedOver) = try Self.downloadSink(resuming: resume, request: request)
         var request = request
-        if resumeData != nil {
+        if resume != nil {
             // The saved headers may hold the range of an earlier resume; this one asks from the file's size.
             request.headers.remove("Range")
             request.headers.remove("If-Range")
@@ -536,10 +595,20 @@ public final class SessionManager: Sendable, TaskController {
             // The range is asked for here, not with curl's resume option: curl fails a resumed transfer
             // whose server answers 200 (CURLE_RANGE_ERROR), where the file should start over.
             try? request.headers.set(name: "Range", value: "bytes=\(sink.resumeOffset)-")
-            if let validator = resumeData?.validator { try? request.headers.set(name: "If-Range", value: validator) }
+            if let validator = resume?.data.validator { try? request.headers.set(name: "If-Range", value: validator) }
         }
         let ended = await run(makeTask(kind: .download, request: request, sink: sink).transfer, didCreateTask, progress: progress)
-        return try Self.deliver(download: sink, to: destination, ended).get()
+        var response = try Self.deliver(download: sink, to: destination, ended).get()
+        if resume != nil {
+            if let startedOver {
+                response.resumption = .startedOver(startedOver)
+            } else if sink.continuedPartialFile || (sink.resumeOffset == 0 && response.response.statusCode == 200) {
+                response.resumption = .continued(fromByte: sink.resumeOffset)
+            } else if response.response.statusCode == 200 {
+                response.resumption = .startedOver(.serverSentWholeBody)
+            }
+        }
+        return response
     }
 
     /// Runs an awaited transfer's task to completion for the async API, cancelling it when the calling

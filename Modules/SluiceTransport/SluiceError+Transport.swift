@@ -31,6 +31,9 @@ extension SluiceError.Code {
     public static let connectionLost: Self = "transport.connectionLost"
     /// A downloaded file could not be written or moved to its destination.
     public static let downloadFailed: Self = "transport.downloadFailed"
+    /// The partial file of ``ResumeData`` is missing, or is not the file the resume data describes
+    /// (another length or modification time): continuing it would splice two files.
+    public static let resumeDataInvalid: Self = "transport.resumeDataInvalid"
     /// The session was invalidated and takes no new tasks.
     public static let sessionInvalidated: Self = "transport.sessionInvalidated"
     /// Any other transport failure; ``SluiceError/library`` holds libcurl's code and message.

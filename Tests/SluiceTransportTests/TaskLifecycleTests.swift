@@ -74,18 +74,18 @@ struct TaskLifecycleTests {
         #expect(lifecycle.state == (next == .cancelling ? .canceling : next == .completed ? .completed : lifecycle.state))
     }
 
-    @Test("complete from each phase happens once", arguments: [
-        ("created", true), ("running", true), ("suspended", true), ("cancelling before start", true),
-        ("cancelling after start", true), ("completed", false),
+    @Test("complete from each phase happens once, and a cancel asked before it wins", arguments: [
+        ("created", TaskLifecycle.Completion.asEnded), ("running", .asEnded), ("suspended", .asEnded),
+        ("cancelling before start", .cancelled), ("cancelling after start", .cancelled), ("completed", .alreadyCompleted),
     ])
-    func complete(from phase: String, completes: Bool) throws {
+    func complete(from phase: String, completion: TaskLifecycle.Completion) throws {
         var lifecycle = Self.after(try #require(Self.phases.first { $0.0 == phase }).1)
         let first = lifecycle.complete()
-        #expect(first == completes)
+        #expect(first == completion)
         #expect(lifecycle.phase == .completed)
         #expect(lifecycle.state == .completed)
         let second = lifecycle.complete()
-        #expect(!second)
+        #expect(second == .alreadyCompleted)
     }
 
     @Test("whether the engine ever had the transfer survives cancel and completion", arguments: [

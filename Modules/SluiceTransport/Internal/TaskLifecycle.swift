@@ -102,19 +102,32 @@ struct TaskLifecycle: Equatable {
         }
     }
 
-    /// The transfer ended, however. Returns `false` when the task had completed already (a cancel that
-    /// raced the engine's own end): the completion then runs no second time.
-    mutating func complete() -> Bool {
+    /// How the task completes when its transfer ended.
+    enum Completion: Equatable {
+        /// As the transfer ended.
+        case asEnded
+        /// Cancelled, however the transfer ended: a cancel the caller was told of (with resume data,
+        /// say) wins over an end that raced it.
+        case cancelled
+        /// Not again: the task had completed already (a cancel that raced the engine's own end).
+        case alreadyCompleted
+    }
+
+    /// The transfer ended, however.
+    mutating func complete() -> Completion {
         switch phase {
         case .completed:
-            return false
+            return .alreadyCompleted
         case .running, .suspended:
             startedBeforeEnd = true
             phase = .completed
-            return true
-        case .created, .cancelling:
+            return .asEnded
+        case .created:
             phase = .completed
-            return true
+            return .asEnded
+        case .cancelling:
+            phase = .completed
+            return .cancelled
         }
     }
 }

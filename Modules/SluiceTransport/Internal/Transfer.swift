@@ -132,6 +132,9 @@ final class Transfer: @unchecked Sendable {
     /// This attempt's request body bytes handed to curl and response bytes received (before decoding).
     private var bytesSent: Int64 = 0
     private var bytesReceived: Int64 = 0
+    /// Bytes of the resource the destination held before this attempt's body (a resumed download's
+    /// partial file when the server continues it): progress counts from there, as URLSession's does.
+    private var bytesAlreadyHeld: Int64 = 0
     /// The TLS settings of the current attempt (they depend on the request's host).
     private var tls: CurlTLSOptions { prepared.tls }
     /// What the current request's attempts need from Swift values, made before the engine sees the
@@ -325,6 +328,7 @@ final class Transfer: @unchecked Sendable {
         bodyBytesRead = 0
         bytesSent = 0
         bytesReceived = 0
+        bytesAlreadyHeld = 0
         errorBuffer[0] = 0
         idleWatch.restart()
         if requestChanged {
@@ -507,9 +511,10 @@ final class Transfer: @unchecked Sendable {
             decoder = contentCoding.makeDecoder(
                 limits: inMemory ? configuration.contentCodingLimits : configuration.streamingContentCodingLimits)
         }
-        let expected = decoder == nil ? (head.expectedContentLength ?? -1) : -1
-        task.mutable.withLock { $0.progress.update(totalExpected: expected) }
         try sink.begin(head)
+        bytesAlreadyHeld = sink.bytesAlreadyHeld
+        let expected = decoder == nil ? (head.expectedContentLength.map { $0 + bytesAlreadyHeld } ?? -1) : -1
+        task.mutable.withLock { $0.progress.update(totalExpected: expected) }
     }
 
     func onWrite(_ bytes: UnsafeRawBufferPointer) -> Int {
@@ -620,7 +625,7 @@ final class Transfer: @unchecked Sendable {
 
     /// Records the counts in the task's progress and tells the progress streams, if any.
     private func reportProgress() {
-        let (sent, received) = (bytesSent, bytesReceived)
+        let (sent, received) = (bytesSent, bytesAlreadyHeld + bytesReceived)
         let listeners = task.mutable.withLock { state -> (TransferProgress, [AsyncStream<TransferProgress>.Continuation])? in
             state.progress.update(sent: sent, received: received)
             guard !state.progressContinuations.isEmpty else { return nil }
