@@ -33,6 +33,9 @@ test: build
 	@python3 -m unittest -q Tools/testenv/test_faultproxy.py > .build/faultproxy-test.log 2>&1 \
 		|| { cat .build/faultproxy-test.log; exit 1; }
 	@tail -n 3 .build/faultproxy-test.log
+	@SLUICE_TESTENV_SKIP_INSTALL=1 $(TESTENV)/test_isolation.sh > .build/testenv-isolation.log 2>&1 \
+		|| { cat .build/testenv-isolation.log; exit 1; }
+	@tail -n 1 .build/testenv-isolation.log
 	@SLUICE_TESTENV_SKIP_INSTALL=1 SLUICE_TESTENV_LARGE_FILES=1 $(TESTENV)/run.sh $(SWIFT) test --skip-build --disable-xctest $(SWIFT_TEST_FLAGS)
 
 ## run: sluice-conformance against freshly started servers; prints where the report is.

@@ -11,17 +11,29 @@ VENV_DIR="$TESTENV_DIR/venv"
 VENV_PY="$VENV_DIR/bin/python"
 CERTS_DIR="$TESTENV_DIR/certs"
 WWW_DIR="$TESTENV_DIR/www"
-RUN_DIR="$TESTENV_DIR/run"
 
-NGINX_PIDFILE="$RUN_DIR/nginx.launch.pid"       # written by start.sh (process group leader)
-NGINX_MASTER_PIDFILE="$RUN_DIR/nginx.pid"       # written by nginx itself
-HTTPBIN_PIDFILE="$RUN_DIR/httpbin.launch.pid"   # written by start.sh (process group leader)
-HTTPBIN_MASTER_PIDFILE="$RUN_DIR/gunicorn.pid"  # written by gunicorn itself
-FAULTPROXY_PIDFILE="$RUN_DIR/faultproxy.launch.pid" # written by start.sh (process group leader)
-FAULTPROXY_READY="$RUN_DIR/faultproxy.ready"    # written by faultproxy.py once all its ports listen
-FAULTPROXY_LOG="$RUN_DIR/faultproxy.log"        # faultproxy.py's stdout: one line per connection
-SERVERS_ENV="$RUN_DIR/servers.env"
-SERVERS_JSON="$RUN_DIR/servers.json"
+# One set of servers keeps all its state (pid files, nginx.conf, logs, temp
+# files, servers.env / servers.json) in one run directory: $TESTENV_DIR/run,
+# the one of `make servers` / `make stop`, unless SLUICE_TESTENV_RUN_DIR names
+# another. run.sh gives each of its runs its own (run-PID-XXXXXX), so it never
+# touches the servers of `make servers`. set_run_dir sets RUN_DIR and the paths
+# below it.
+set_run_dir() { # DIR
+    local dir="$1"
+    case "$dir" in /*) ;; *) dir="$PWD/$dir" ;; esac
+    while [[ "$dir" == */ && "$dir" != / ]]; do dir="${dir%/}"; done
+    RUN_DIR="$dir"
+    NGINX_PIDFILE="$RUN_DIR/nginx.launch.pid"       # written by start.sh (process group leader)
+    NGINX_MASTER_PIDFILE="$RUN_DIR/nginx.pid"       # written by nginx itself
+    HTTPBIN_PIDFILE="$RUN_DIR/httpbin.launch.pid"   # written by start.sh (process group leader)
+    HTTPBIN_MASTER_PIDFILE="$RUN_DIR/gunicorn.pid"  # written by gunicorn itself
+    FAULTPROXY_PIDFILE="$RUN_DIR/faultproxy.launch.pid" # written by start.sh (process group leader)
+    FAULTPROXY_READY="$RUN_DIR/faultproxy.ready"    # written by faultproxy.py once all its ports listen
+    FAULTPROXY_LOG="$RUN_DIR/faultproxy.log"        # faultproxy.py's stdout: one line per connection
+    SERVERS_ENV="$RUN_DIR/servers.env"
+    SERVERS_JSON="$RUN_DIR/servers.json"
+}
+set_run_dir "${SLUICE_TESTENV_RUN_DIR:-$TESTENV_DIR/run}"
 
 log() { printf 'testenv: %s\n' "$*" >&2; }
 die() { printf 'testenv: error: %s\n' "$*" >&2; exit 1; }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Starts the test servers on 127.0.0.1 and writes their addresses to
-# .testenv/run/servers.env and .testenv/run/servers.json:
+# servers.env and servers.json in the run directory: .testenv/run, or the one
+# that SLUICE_TESTENV_RUN_DIR names (run.sh gives each run its own):
 #   - nginx: plain HTTP, HTTPS (HTTP/2 + HTTP/1.1), mutual-TLS HTTPS (lenient:
 #     400 without a client certificate; strict: the handshake fails), and HTTPS
 #     servers for the trust tests (root -> intermediate -> leaf chain,
@@ -9,7 +10,8 @@
 #   - faultproxy.py: one port per network fault (reset, truncation, latency,
 #     bandwidth, corrupt head or body, cut TLS handshake, silence, a random mix)
 #     in front of nginx's plain HTTP port (tls-cut: nginx's HTTPS port)
-# Servers from an earlier start are stopped first. Each server runs under
+# Servers from an earlier start in the same run directory are stopped first;
+# servers of other run directories are left alone. Each server runs under
 # `timeout`, so it ends by itself after $SLUICE_TESTENV_LIFETIME seconds
 # (default 5400) even if stop.sh is never called.
 # Needs install.sh to have run once.
@@ -30,11 +32,13 @@ command -v curl >/dev/null 2>&1 || die "curl not found: run Tools/testenv/instal
 
 # Paths go into nginx.conf inside double quotes; refuse characters that would
 # need escaping there.
-case "$TESTENV_DIR" in
-    *[\"\$\\\;\{\}\']* | *$'\n'*) die "unsupported characters in path: $TESTENV_DIR" ;;
-esac
+for dir in "$TESTENV_DIR" "$RUN_DIR"; do
+    case "$dir" in
+        *[\"\$\\\;\{\}\']* | *$'\n'*) die "unsupported characters in path: $dir" ;;
+    esac
+done
 
-# --- Stop what an earlier start left running ----------------------------------
+# --- Stop what an earlier start in this run directory left running -------------
 "$TESTENV_SCRIPTS/stop.sh"
 
 # If this script fails half-way, stop whatever it had started.
@@ -76,12 +80,22 @@ for f in "$NGINX_ERROR_LOG" "$NGINX_ACCESS_LOG" "$NGINX_STDOUT_LOG" \
     : >"$f"
 done
 
+# --- Shared files ---------------------------------------------------------------
+# The certificates and the served files are shared by every run directory, and
+# a run.sh may start while make servers (or another run.sh) starts: one start
+# at a time checks and writes them.
+exec {shared_lock}>"$TESTENV_DIR/.shared.lock"
+flock -w 900 "$shared_lock" || die "another start.sh held $TESTENV_DIR/.shared.lock for 900 s"
+
 # --- Certificates -------------------------------------------------------------
 "$VENV_PY" "$TESTENV_SCRIPTS/certs.py"
 
 # --- Static files -------------------------------------------------------------
 # small.txt is fixed text; each N.bin is random.Random(size).randbytes(size), written in 64 MiB
-# blocks for the large ones (block i from random.Random(size + i)). 1g.bin only when asked for.
+# blocks for the large ones (block i from random.Random(size + i)). 1g.bin is written only when asked
+# for, but one already there at its full size stays listed in SHA256SUMS: the files are shared by every
+# run directory, and a start without it (make run) must not drop it from under servers that serve it
+# (make servers).
 "$VENV_PY" - "$WWW_DIR/files" "${SLUICE_TESTENV_LARGE_FILES:-0}" <<'PY'
 import hashlib, os, random, sys
 
@@ -93,8 +107,10 @@ FILES = [
     ("1m.bin", 1024 * 1024),
     ("16m.bin", 16 * 1024 * 1024),
 ]
-if sys.argv[2] == "1":
-    FILES.append(("1g.bin", 1024 * 1024 * 1024))
+GIB = 1024 * 1024 * 1024
+if sys.argv[2] == "1" or (
+        os.path.isfile(os.path.join(out, "1g.bin")) and os.path.getsize(os.path.join(out, "1g.bin")) == GIB):
+    FILES.append(("1g.bin", GIB))
 
 BLOCK = 64 * 1024 * 1024
 
@@ -217,6 +233,10 @@ write("encoded/deflate/raw.txt", raw.compress(text) + raw.flush())
 open(STAMP, "w").close()
 print("www: wrote plugin bodies", file=sys.stderr)
 PY
+
+# Done with the shared files; the servers must not inherit the lock.
+flock -u "$shared_lock"
+exec {shared_lock}>&-
 
 # --- Helpers ------------------------------------------------------------------
 

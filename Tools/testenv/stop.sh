@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Stops the servers that start.sh started (nginx, httpbin, the fault proxy), and
-# removes their pid files and servers.env / servers.json. Only processes recorded
-# by start.sh are signalled: the process group of each recorded launcher (while
-# that launcher is still the recorded process), plus the nginx / gunicorn masters
-# named in their own pid files and the children of those masters, each checked
-# against its command line. TERM first; whatever is left after
-# $SLUICE_TESTENV_STOP_GRACE seconds (default 10) gets KILL. Exits non-zero if a
-# process survives.
+# Stops the servers that start.sh started (nginx, httpbin, the fault proxy) in
+# one run directory: .testenv/run (those of make servers), or the one that
+# SLUICE_TESTENV_RUN_DIR names; servers of other run directories (run.sh's)
+# are left alone. Removes their pid files and servers.env / servers.json. Only
+# processes recorded by start.sh are signalled: the process group of each
+# recorded launcher (while that launcher is still the recorded process), plus
+# the nginx / gunicorn masters named in their own pid files and the children of
+# those masters, each checked against its command line. TERM first; whatever is
+# left after $SLUICE_TESTENV_STOP_GRACE seconds (default 10) gets KILL. Exits
+# non-zero if a process survives.
 #
 # Usage: stop.sh [--only nginx|httpbin|faultproxy]
 set -euo pipefail
@@ -21,7 +23,7 @@ while (($#)); do
             shift 2
             ;;
         -h | --help)
-            sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+            sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
             exit 0
             ;;
         *) die "unknown argument: $1" ;;
