@@ -118,11 +118,13 @@ public final class HTTPSessionManager: Sendable {
     ///   - registry: Serializers for `Decodable` bodies. Default ``SerializerRegistry/bundled()``.
     ///   - interceptor: Adapts and retries requests. Default `nil`.
     ///   - logger: Where the manager logs. Default ``silentLogger``.
-    ///   - completionQueue: Where completion handlers run. Default the main queue.
+    ///   - completionQueue: Where completion handlers run. Default: a new serial queue of the
+    ///     manager's own, as ``SessionConfiguration/completionQueue`` (not the main queue, which a Linux
+    ///     program seldom runs).
     public convenience init(
         baseURL: URL? = nil, transport: any HTTPTransport, registry: SerializerRegistry = .bundled(),
         interceptor: (any RequestInterceptor)? = nil, logger: Logger = silentLogger,
-        completionQueue: DispatchQueue = .main
+        completionQueue: DispatchQueue = DispatchQueue(label: "org.sluice.completion")
     ) {
         self.init(
             transport: transport, session: nil, completionQueue: completionQueue, baseURL: baseURL, registry: registry,

@@ -1,3 +1,5 @@
+// swift-log: `HTTPSessionManager` takes and exposes a `Logger`, so `import Sluice` brings it.
+@_exported import Logging
 @_exported import SluiceCore
 @_exported import SluiceGzip
 @_exported import SluiceMultipart

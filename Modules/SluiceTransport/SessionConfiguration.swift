@@ -80,8 +80,15 @@ public struct SessionConfiguration: Sendable {
     /// `.sluiceTaskDidComplete`) on `NotificationCenter.default`. Off by default: posting costs about
     /// 8 µs per task even with no observer; ``EventMonitor``s are always told. Default `false`.
     public var postsTaskNotifications = false
-    /// Where completion handlers run. Default: the main queue (AFNetworking's default).
-    public var completionQueue: DispatchQueue = .main
+    /// Where completion handlers run. Default: a serial queue of this configuration's own, as
+    /// URLSession runs its callbacks on a serial queue of its own: handlers run one at a time, in the
+    /// order their tasks completed, and never wait for the main queue.
+    ///
+    /// Not the main queue (AFNetworking's default on iOS): a Linux program seldom runs the main queue
+    /// (`dispatchMain()`), and one that waits for a handler on the main thread (a semaphore in a
+    /// non-async function called from an `@main async` program) would block it forever. Set `.main`
+    /// where the main queue is serviced.
+    public var completionQueue = DispatchQueue(label: "org.sluice.completion")
     /// Bytes a streaming response may buffer before the transfer is paused. Default 1 MiB.
     public var streamBufferLimit: Int = 1 << 20
 

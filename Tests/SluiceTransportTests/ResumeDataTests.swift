@@ -243,3 +243,54 @@ extension TransportSuites {
         }
     }
 }
+
+extension TransportSuites {
+    /// Completion handlers by default: on a serial queue of the session's own, never the main queue.
+    @Suite("Completion queue")
+    struct CompletionQueueTests {
+        @Test("with the main queue blocked (a program waiting on its main thread), a handler still runs by default")
+        func handlersDoNotNeedTheMainQueue() async throws {
+            var configuration = try Transport.configuration()
+            configuration.completionQueue = SessionConfiguration().completionQueue  // the default, not the tests' own
+            let session = SessionManager(configuration: configuration)
+            // The main queue is held, as by a non-async function waiting on a semaphore called from an
+            // `@main async` program (or, here, by a test runner that never services it).
+            let releaseMain = DispatchSemaphore(value: 0)
+            DispatchQueue.main.async { releaseMain.wait() }
+            defer { releaseMain.signal() }
+            let handled = DispatchSemaphore(value: 0)
+            let onMain = Locked<Bool?>(nil)
+            session.dataTask(with: try Transport.request(.http, "/status")) { _ in
+                onMain.withLock { $0 = Thread.isMainThread }
+                handled.signal()
+            }.resume()
+            let waited = await Task.detached { handled.wait(timeout: .now() + 20) }.value
+            #expect(waited == .success, "the completion handler did not run within 20 s with the main queue blocked")
+            #expect(onMain.withLock { $0 } == false)
+        }
+
+        @Test("handlers of one session run one at a time, in the order their tasks completed")
+        func serialByDefault() async throws {
+            var configuration = try Transport.configuration()
+            configuration.completionQueue = SessionConfiguration().completionQueue
+            let session = SessionManager(configuration: configuration)
+            let running = Locked((now: 0, most: 0, done: 0))
+            let all = DispatchSemaphore(value: 0)
+            for _ in 0..<20 {
+                session.dataTask(with: try Transport.request(.http, "/status")) { _ in
+                    running.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+                    usleep(2_000)
+                    let finished = running.withLock { state -> Bool in
+                        state.now -= 1
+                        state.done += 1
+                        return state.done == 20
+                    }
+                    if finished { all.signal() }
+                }.resume()
+            }
+            let waited = await Task.detached { all.wait(timeout: .now() + 30) }.value
+            #expect(waited == .success)
+            #expect(running.withLock { $0.most } == 1)
+        }
+    }
+}

@@ -1,6 +1,5 @@
 import Foundation
-import Logging
-import Sluice
+import Sluice  // alone: `Logger` comes with it (a user's target declares only the Sluice product)
 
 // Samples of docs/getting-started.md, compiled (not run: they talk to example hosts).
 enum GettingStartedSamples {

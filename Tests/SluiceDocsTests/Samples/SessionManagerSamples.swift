@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import Sluice
 
 // Samples of docs/session-manager.md, compiled (not run: they talk to example hosts).
