@@ -149,14 +149,7 @@ extension HTTPSessionManager {
     }
 
     /// The URL without user name or password.
-    static func loggable(_ url: URL) -> String {
-        guard url.user != nil || url.password != nil,
-            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
-        else { return url.absoluteString }
-        components.user = nil
-        components.password = nil
-        return components.url?.absoluteString ?? url.absoluteString
-    }
+    static func loggable(_ url: URL) -> String { RequestTarget.redacted(url) }
 
     private static func milliseconds(_ interval: TimeInterval) -> String { String(format: "%.1f", interval * 1000) }
 

@@ -77,7 +77,7 @@ public struct DecodableResponseSerializer<Value: Decodable & Sendable>: Response
         var json = body!
         if let registry {
             guard let type = response.contentType else {
-                throw SluiceError(.unacceptableContentType, "Request failed: unacceptable content-type: none",
+                throw SluiceError(.unacceptableContentType, "Request failed: unacceptable content-type: none" + HTTPResponseSerializer.naming(request, response),
                                   request: request, response: response, body: body)
             }
             if let match = registry.responseMatch(for: type) {
@@ -92,7 +92,7 @@ public struct DecodableResponseSerializer<Value: Decodable & Sendable>: Response
                                       request: request, response: response, body: body, underlying: ForeignError(error))
                 }
             } else if !JSONResponseSerializer.defaultContentTypes.contains(where: { $0.matches(type) }) {
-                throw SluiceError(.unacceptableContentType, "Request failed: unacceptable content-type: \(type.essence)",
+                throw SluiceError(.unacceptableContentType, "Request failed: unacceptable content-type: \(type.essence)" + HTTPResponseSerializer.naming(request, response),
                                   request: request, response: response, body: body)
             }
         }

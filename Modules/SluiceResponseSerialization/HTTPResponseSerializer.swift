@@ -52,14 +52,15 @@ public struct HTTPResponseSerializer: ResponseSerializer {
             if !accepted && !empty {
                 contentTypeError = SluiceError(
                     .unacceptableContentType,
-                    "Request failed: unacceptable content-type: \(response.mimeType ?? "none")",
+                    "Request failed: unacceptable content-type: \(response.mimeType ?? "none")"
+                        + Self.naming(request, response),
                     request: request, response: response, body: body)
             }
         }
         if !acceptableStatusCodes.contains(response.statusCode) {
             throw SluiceError(
                 .unacceptableStatusCode,
-                "Request failed: \(response.reasonPhrase.lowercased()) (\(response.statusCode))",
+                "Request failed: \(response.reasonPhrase.lowercased()) (\(response.statusCode))" + Self.naming(request, response),
                 request: request, response: response, body: body, underlying: contentTypeError)
         }
         if let contentTypeError { throw contentTypeError }
@@ -67,6 +68,12 @@ public struct HTTPResponseSerializer: ResponseSerializer {
 }
 
 extension HTTPResponseSerializer {
+    /// ` for METHOD URL` (credentials left out) to end a validation message with, so the message alone
+    /// says which request failed; empty when neither the request nor the response's URL is known.
+    static func naming(_ request: HTTPRequest?, _ response: HTTPResponse) -> String {
+        RequestTarget(request: request, response: response).map { " for \($0)" } ?? ""
+    }
+
     /// Whether the response has no content by its status or method: `204`, `205`, or the answer to a
     /// `HEAD`. Such a response passes ``validate(request:response:body:)`` whatever `Content-Type` it
     /// names (servers label empty answers with any type: httpbin's `/status/204` says `text/html`), and

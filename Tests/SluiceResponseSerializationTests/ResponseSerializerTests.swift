@@ -98,7 +98,7 @@ struct ResponseSerializerTests {
             try JSONResponseSerializer().serialize(request: nil, response: response.response, body: response.data)
         }
         #expect(error?.code == .unacceptableContentType)
-        #expect(error?.message == "Request failed: unacceptable content-type: text/html")
+        #expect(error?.message == "Request failed: unacceptable content-type: text/html for \(try #require(response.response.url))")
         let body = String(decoding: error?.body ?? Data(), as: UTF8.self)
         #expect(body.contains("Herman Melville"))
         #expect(error?.response?.statusCode == 200)
@@ -111,7 +111,7 @@ struct ResponseSerializerTests {
             try HTTPResponseSerializer().serialize(request: nil, response: response.response, body: response.data)
         }
         #expect(error?.code == .unacceptableStatusCode)
-        #expect(error?.message == "Request failed: not found (404)")
+        #expect(error?.message == "Request failed: not found (404) for \(try #require(response.response.url))")
         let teapot = try await fetch("/status/418")
         let teapotError = #expect(throws: SluiceError.self) {
             try StringResponseSerializer().serialize(request: nil, response: teapot.response, body: teapot.data)
@@ -194,5 +194,32 @@ struct ResponseSerializerTests {
             return await group.reduce(into: [Bool]()) { $0.append($1) }
         }
         #expect(results.allSatisfy { $0 })
+    }
+
+    @Test("a refused status or type names the method and URL in the message, without the URL's credentials")
+    func messageNamesTheRequest() throws {
+        let request = HTTPRequest(url: "https://alice:s3cret@api.example.com/v1/items?page=2", method: .post)
+        let notFound = HTTPResponse(statusCode: 404, url: request.url)
+        let statusError = #expect(throws: SluiceError.self) {
+            try HTTPResponseSerializer().validate(request: request, response: notFound, body: nil)
+        }
+        #expect(statusError?.message == "Request failed: not found (404) for POST https://api.example.com/v1/items?page=2")
+        let html = HTTPResponse(
+            statusCode: 200, headers: try HTTPHeaders(validating: ["Content-Type": "text/html"]), url: request.url)
+        let typeError = #expect(throws: SluiceError.self) {
+            try JSONResponseSerializer().serialize(request: request, response: html, body: Data("<p>".utf8))
+        }
+        #expect(typeError?.message == "Request failed: unacceptable content-type: text/html for POST https://api.example.com/v1/items?page=2")
+        for error in [statusError, typeError].compactMap({ $0 }) {
+            #expect(!"\(error)".contains("s3cret"))
+            #expect(!error.debugDescription.contains("s3cret"))
+            #expect(!error.localizedDescription.contains("s3cret"))
+        }
+        // Without a request, the response's URL names it.
+        let alone = #expect(throws: SluiceError.self) {
+            try HTTPResponseSerializer().validate(request: nil, response: notFound, body: nil)
+        }
+        #expect(alone?.message == "Request failed: not found (404) for https://api.example.com/v1/items?page=2")
+        #expect(RequestTarget(method: .get, url: try #require(URL(string: "http://u@h:8080/p"))).description == "GET http://h:8080/p")
     }
 }

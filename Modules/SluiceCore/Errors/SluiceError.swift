@@ -121,11 +121,12 @@ public struct SluiceError: Error, Sendable, CustomStringConvertible, CustomDebug
         return text
     }
 
-    /// The description plus the request line, the response status, the body size and the attempts.
+    /// The description plus the request line, the response status, the body size and the attempts
+    /// (URLs without their user name and password).
     public var debugDescription: String {
         var lines = [description]
-        if let request { lines.append("request: \(request.method) \(request.url.absoluteString)") }
-        if let response { lines.append("response: \(response.statusCode) \(response.url?.absoluteString ?? "")") }
+        if let request { lines.append("request: \(RequestTarget(request))") }
+        if let response { lines.append("response: \(response.statusCode) \(response.url.map(RequestTarget.redacted) ?? "")") }
         if let body { lines.append("body: \(body.count) bytes\(isBodyTruncated ? " (truncated)" : "")") }
         if let attempts { lines.append("attempts: \(attempts)") }
         return lines.joined(separator: "\n")
