@@ -92,7 +92,16 @@ struct DocSamplesTests {
         sample.lines.first?.hasPrefix("// swift-tools-version") == true
     }
 
-    @Test("every package manifest in the docs is a valid manifest")
+    /// The names of the targets a manifest declares.
+    static func targetNames(in manifest: String) -> [String] {
+        let pattern = try! NSRegularExpression(pattern: #"(?:executableTarget|testTarget|target)\(name: "([^"]+)""#)
+        let range = NSRange(manifest.startIndex..., in: manifest)
+        return pattern.matches(in: manifest, range: range).compactMap { match in
+            Range(match.range(at: 1), in: manifest).map { String(manifest[$0]) }
+        }
+    }
+
+    @Test("every package manifest in the docs is a valid manifest, and one naming a local checkout works whatever its folder's name")
     func manifests() throws {
         let manifests = try Self.samples().filter(Self.isManifest)
         #expect(!manifests.isEmpty)
@@ -102,9 +111,24 @@ struct DocSamplesTests {
             defer { try? FileManager.default.removeItem(at: directory) }
             try manifest.lines.joined(separator: "\n").write(
                 to: directory.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+            // A manifest naming a local checkout is loaded with its dependency: the checkout is this
+            // repository, under a folder whose name is not "sluice", so the sample's `package:`
+            // arguments must work whatever the user's folder is called.
+            let local = manifest.lines.contains { $0.contains(#"path: "../sluice""#) }
+            if local {
+                let checkout = directory.appendingPathComponent("checkout-\(UUID().uuidString.prefix(8))")
+                try FileManager.default.createSymbolicLink(at: checkout, withDestinationURL: Self.root)
+                let text = manifest.lines.joined(separator: "\n").replacingOccurrences(of: #"path: "../sluice""#, with: #"path: "\#(checkout.path)""#)
+                try text.write(to: directory.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+                for target in Self.targetNames(in: text) {
+                    let sources = directory.appendingPathComponent("Sources/\(target)")
+                    try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
+                    try Data().write(to: sources.appendingPathComponent("main.swift"))
+                }
+            }
             let process = Process()
             process.executableURL = Self.swiftExecutable
-            process.arguments = ["package", "--package-path", directory.path, "dump-package"]
+            process.arguments = ["package", "--package-path", directory.path, local ? "describe" : "dump-package"]
             // SwiftPM leaves a scratch directory and lock files in TMPDIR: keep them in the one removed above.
             process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": directory.path]) { $1 }
             process.standardOutput = FileHandle.nullDevice
