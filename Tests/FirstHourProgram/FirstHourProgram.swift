@@ -28,6 +28,22 @@ struct Echo: Decodable, Sendable {
     let json: Forecast?
 }
 
+/// The status of `path`, from a function that cannot be async: it waits for the handler (at most
+/// 30 s here, so a deadlock shows as -1 instead of a hung test).
+func statusWaiting(for manager: HTTPSessionManager, _ path: String) -> Int {
+    let status = Latest(-1)
+    let done = DispatchSemaphore(value: 0)
+    manager.GET(path, success: { task, _ in
+        status.value = task.response?.statusCode ?? 0
+        done.signal()
+    }, failure: { task, _ in
+        status.value = task?.response?.statusCode ?? 0
+        done.signal()
+    })
+    _ = done.wait(timeout: .now() + 30)
+    return status.value
+}
+
 @main
 enum FirstHourProgram {
     static func main() async throws {
@@ -133,6 +149,9 @@ enum FirstHourProgram {
                         failure: { _, error in continuation.resume(throwing: error) })
         }
         lines.append("callback \(viaCallback)")
+        // A non-async function that waits for its handler, called from this `@main async` program (on
+        // the main thread): with handlers on the main queue it would wait forever.
+        lines.append("blocking \(statusWaiting(for: manager, "get"))")
         let logged = HTTPSessionManager(baseURL: base, logger: HTTPSessionManager.silentLogger)
         let quiet = try await logged.head("get")
         lines.append("head \(quiet.response.statusCode) \(quiet.metrics.transactions.count)")

@@ -18,7 +18,7 @@ struct FirstHourProgramTests {
             "get 200 args,headers,origin,url", "untyped \"Lyon\"", "post Lyon 21.5",
             "put 200 patch 200 delete 200", "upload 200 1.0", "download 1048576 1048576", "stream 200 65536",
             "xml 200 slideshow", "404 404 0", "bad URL request.invalidURL", "retried 3 503",
-            "headers \"first-hour\"", "basic 200", "callback 200", "head 200 1",
+            "headers \"first-hour\"", "basic 200", "callback 200", "blocking 200", "head 200 1",
         ]
         #expect(lines == expected)
     }
