@@ -12,8 +12,9 @@ touch "$source"
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 start=$(date +%s)
-if ! timeout "$limit" "$swift" build --product sluice-first-hour >"$log" 2>&1; then
-    status=$?
+status=0
+timeout "$limit" "$swift" build --product sluice-first-hour >"$log" 2>&1 || status=$?
+if [ "$status" -ne 0 ]; then
     tail -n 20 "$log" >&2
     if [ "$status" -eq 124 ]; then
         echo "check-compile-time: $source took more than ${limit}s to build" >&2
