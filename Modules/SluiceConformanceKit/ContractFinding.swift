@@ -20,12 +20,17 @@ public struct ContractFinding: Sendable, Hashable, Codable, CustomStringConverti
         self.detail = detail
     }
 
-    /// A passing rule.
-    static func pass(_ rule: String, _ detail: String? = nil) -> Self { Self(rule: rule, passed: true, detail: detail) }
+    /// A passing rule. Each text is bounded (see ``fail(_:expected:actual:_:)``).
+    static func pass(_ rule: String, _ detail: String? = nil) -> Self {
+        Self(rule: ReportText.excerpt(rule, limit: 200), passed: true, detail: detail.map { ReportText.excerpt($0, limit: 600) })
+    }
 
-    /// A broken rule with what was expected and what came back.
+    /// A broken rule with what was expected and what came back, each text bounded: a plugin's answer
+    /// can be megabytes, and a report line must stay one a person can read.
     static func fail(_ rule: String, expected: String? = nil, actual: String? = nil, _ detail: String? = nil) -> Self {
-        Self(rule: rule, passed: false, expected: expected, actual: actual, detail: detail)
+        Self(
+            rule: ReportText.excerpt(rule, limit: 200), passed: false, expected: expected.map { ReportText.excerpt($0, limit: 300) },
+            actual: actual.map { ReportText.excerpt($0, limit: 400) }, detail: detail.map { ReportText.excerpt($0, limit: 600) })
     }
 
     /// `pass rule` or `FAIL rule: expected …, got …; detail`.

@@ -20,13 +20,17 @@ extension PluginContract {
     ///     {"name": "not UTF-8", "mediaType": "text/x-lines", "bodyBase64": "/w==", "expect": {"error": ["registry.pluginFailed"]}},
     ///     {"name": "a 204", "mediaType": "text/x-lines", "status": 204, "body": "", "expect": "noValue"}
     ///   ],
-    ///   "codingSamples": [{"coding": "br", "encodedBase64": "…", "decodedBase64": "…"}]
+    ///   "codingSamples": [{"coding": "gzip", "encodedBase64": "H4sIAAAAAAAAA8vIBACsKpPYAgAAAA==", "decodedBase64": "aGk="}],
+    ///   "concatenatingMediaTypes": ["text/x-lines"],
+    ///   "disabledProbes": {"truncated body": "every prefix of a line list is a line list"},
+    ///   "intentionalWildcards": {}
     /// }
     /// ```
     ///
     /// `status` defaults to 200 and `method` to `GET`; a body is `body` (text) or `bodyBase64`; `value`
     /// is compared as ``Parameters`` (what a loaded plugin's JSON becomes); an empty `error` list accepts
-    /// any code.
+    /// any code. The last three keys are optional: ``concatenatingMediaTypes``, ``disabledProbes`` (by
+    /// ``ContractProbe`` raw value, each with its reason) and ``intentionalWildcards``.
     ///
     /// - Parameters:
     ///   - url: The file.
@@ -64,8 +68,30 @@ extension PluginContract {
             }
             codingSamples.append(CodingSample(coding: coding, encoded: Array(encoded), decoded: Array(decoded)))
         }
+        let concatenating = root["concatenatingMediaTypes"] ?? []
+        guard let concatenating = concatenating as? [String] else {
+            throw SluiceError(.invalidSamples, "\(path): concatenatingMediaTypes must be an array of media types")
+        }
+        let wildcards = root["intentionalWildcards"] ?? [String: String]()
+        guard let wildcards = wildcards as? [String: String] else {
+            throw SluiceError(.invalidSamples, "\(path): intentionalWildcards must map media types to reasons")
+        }
+        let disabled = root["disabledProbes"] ?? [String: String]()
+        guard let disabled = disabled as? [String: String] else {
+            throw SluiceError(.invalidSamples, "\(path): disabledProbes must map probe names to reasons")
+        }
+        var probes: [ContractProbe: String] = [:]
+        for (name, reason) in disabled {
+            guard let probe = ContractProbe(rawValue: name) else {
+                throw SluiceError(
+                    .invalidSamples,
+                    "\(path): disabledProbes names \(name.debugDescription); the probes are \(ContractProbe.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            probes[probe] = reason
+        }
         self.init(samples: samples, codingSamples: codingSamples, callTimeout: callTimeout, threads: threads, rounds: rounds,
-                  leakCheckCalls: leakCheckCalls)
+                  leakCheckCalls: leakCheckCalls, disabledProbes: probes, intentionalWildcards: wildcards,
+                  concatenatingMediaTypes: Set(concatenating))
     }
 }
 

@@ -14,16 +14,25 @@ import SluiceCore
 /// ```
 ///
 /// The rules, each reported as a ``ContractFinding``:
-/// - the plugin registers (a valid name and version) and declares something;
+/// - the plugin registers (a valid name and version) and declares something, and no catch-all media type
+///   (`*/*`, `text/*`) unless ``intentionalWildcards`` says why;
 /// - every media type it declares resolves to it through the registry, and it makes a serializer for it;
 /// - every declared media type has at least one sample that decodes (a plugin is not checked on nothing);
 /// - each sample gives what it expects: a value the sample accepts, or a ``SluiceError`` with one of its
 ///   codes carrying a message, within ``callTimeout`` (a call that hangs is a broken rule, not a hang);
 /// - an empty body, a `204` and a `205` with any type, and the answer to a `HEAD` give no value and no error;
-/// - the samples give the same outcomes from ``threads`` threads at once as one at a time;
+/// - the samples give the same outcomes from ``threads`` threads at once as one at a time: dedicated
+///   threads released together at a barrier before every call, each on another sample, so that many
+///   calls are in flight whatever the core count (the report says how many were);
+/// - the probes derived from the samples (``ContractProbe``): UTF-16 text, an unknown charset, a body
+///   repeated past 1 MiB, a body cut short;
 /// - each content coding resolves by its name and aliases and meets ``ContentCodingContract``;
 /// - a loaded library gives back the memory its `decode` answers take (the heap does not grow over
-///   repeated calls).
+///   repeated calls), measured for each sample on its own so a leak on one path (a refusal) is not
+///   averaged away by the others.
+///
+/// Reports stay readable: a long value is shown as an excerpt, and a wrong one around its first
+/// difference from the expected value.
 ///
 /// A plugin that crashes the process cannot be reported from inside it: the test run ends there, which
 /// is the report.
@@ -41,6 +50,16 @@ public struct PluginContract: Sendable {
     public var rounds: Int
     /// How many calls of each sample the leak rule of a loaded library makes per trial. Default 500.
     public var leakCheckCalls: Int
+    /// The derived probes switched off, each with the reason the report prints. Default none: every
+    /// probe runs where it applies.
+    public var disabledProbes: [ContractProbe: String]
+    /// Catch-all media types the plugin declares on purpose (`*/*`, `text/*`), each with the reason the
+    /// report prints. A catch-all takes every response no other plugin claims more closely, so one
+    /// declared without a reason is a broken rule. Default none.
+    public var intentionalWildcards: [String: String]
+    /// Media types (essences, `text/csv`) whose bodies can be concatenated into a longer valid body:
+    /// the ``ContractProbe/repeatedBody`` probe runs on their samples. Default none.
+    public var concatenatingMediaTypes: Set<String>
 
     /// Creates a contract.
     ///
@@ -51,9 +70,13 @@ public struct PluginContract: Sendable {
     ///   - threads: Default 8.
     ///   - rounds: Default 20.
     ///   - leakCheckCalls: Default 500.
+    ///   - disabledProbes: Probes switched off, with reasons. Default none.
+    ///   - intentionalWildcards: Catch-all media types declared on purpose, with reasons. Default none.
+    ///   - concatenatingMediaTypes: Types whose bodies concatenate. Default none.
     public init(
         samples: [PluginSample] = [], codingSamples: [CodingSample] = [], callTimeout: Double = 5, threads: Int = 8,
-        rounds: Int = 20, leakCheckCalls: Int = 500
+        rounds: Int = 20, leakCheckCalls: Int = 500, disabledProbes: [ContractProbe: String] = [:],
+        intentionalWildcards: [String: String] = [:], concatenatingMediaTypes: Set<String> = []
     ) {
         self.samples = samples
         self.codingSamples = codingSamples
@@ -61,6 +84,9 @@ public struct PluginContract: Sendable {
         self.threads = threads
         self.rounds = rounds
         self.leakCheckCalls = leakCheckCalls
+        self.disabledProbes = disabledProbes
+        self.intentionalWildcards = intentionalWildcards
+        self.concatenatingMediaTypes = concatenatingMediaTypes
     }
 
     /// Whether this process can check the leak rule of a loaded library: its malloc is glibc's, whose

@@ -27,9 +27,14 @@ public struct PluginSample: Sendable, CustomStringConvertible {
             .decodes(description: "\(expected)") { value in
                 let unwrapped = Self.unwrap(value)
                 guard let actual = unwrapped as? T else {
-                    return "decoded \(unwrapped.map { "\($0)" } ?? "nil") (\(unwrapped.map { "\(type(of: $0))" } ?? "no value")), not a \(T.self)"
+                    return "decoded \(unwrapped.map { ReportText.excerpt("\($0)", limit: 80) } ?? "nil") (\(unwrapped.map { "\(type(of: $0))" } ?? "no value")), not a \(T.self)"
                 }
-                return actual == expected ? nil : "decoded \(actual)"
+                if actual == expected { return nil }
+                let (wanted, got) = ("\(expected)", "\(actual)")
+                guard let difference = ReportText.firstDifference(expected: wanted, actual: got) else {
+                    return "decoded a value that is not equal to the expected one but reads the same: \(ReportText.excerpt(got))"
+                }
+                return "decoded \(ReportText.excerpt(got, limit: 80)); \(difference)"
             }
         }
 
@@ -44,7 +49,7 @@ public struct PluginSample: Sendable, CustomStringConvertible {
         /// `decodes to …`, `fails with …` or `no value`.
         public var description: String {
             switch self {
-            case .decodes(let description, _): "decodes to \(description)"
+            case .decodes(let description, _): "decodes to \(ReportText.excerpt(description, limit: 120))"
             case .fails(let codes) where codes.isEmpty: "fails with a SluiceError"
             case .fails(let codes): "fails with \(codes.map(\.rawValue).sorted().joined(separator: " or "))"
             case .noValue: "no value"
@@ -97,7 +102,7 @@ public struct PluginSample: Sendable, CustomStringConvertible {
     }
 
     /// `name (media type, status): expectation`.
-    public var description: String { "\(name) (\(mediaType), \(method) \(statusCode)): \(expectation)" }
+    public var description: String { "\(ReportText.excerpt(name, limit: 80)) (\(mediaType), \(method) \(statusCode)): \(expectation)" }
 
     /// Whether the sample expects a decoded value.
     var isValid: Bool {

@@ -14,9 +14,6 @@ extension SluiceError.Code {
     /// An image's bytes do not match its `Content-Type`, its header is unreadable, or its header gives a
     /// size its format does not allow (a zero side, or one past the format's range).
     public static let invalidImage: Self = "response.invalidImage"
-    /// The body cannot be read as text in the charset its `Content-Type` declares: its bytes are not
-    /// valid in that charset, or Sluice does not know the charset. The message names the charset and
-    /// the error carries the body. A response that declares no charset never fails this way (it is
-    /// read as UTF-8, else Latin-1).
-    public static let stringDecodingFailed: Self = "response.stringDecodingFailed"
+    // stringDecodingFailed (the string serializer's refusal) is declared in SluiceCore, beside
+    // HTTPResponse.text(of:), which plugins use.
 }

@@ -22,7 +22,7 @@ struct PairsSerializer: ResponseSerializer {
 
     static func decode(_ body: Data, response: HTTPResponse) throws(SluiceError) -> Parameters {
         var pairs: [Parameters] = []
-        for line in String(decoding: body, as: UTF8.self).split(separator: "\n") {
+        for line in try response.text(of: body).split(separator: "\n") {
             let parts = line.split(separator: "=", maxSplits: 1)
             guard parts.count == 2 else {
                 throw SluiceError("pairs.invalidLine", "\"\(line)\" is not key=value", response: response, body: body)
@@ -92,4 +92,45 @@ struct CarelessCoding: ContentCoding {
 struct DecodeOnlyCoding: ContentCoding {
     let name = "x-plain"
     func makeDecoder(limits: ContentCodingLimits) -> any ContentDecoder { IdentityCoding().makeDecoder(limits: limits) }
+}
+
+/// Decodes through one scratch buffer shared by every call, with no lock and no pause: the copy and the
+/// parse of two calls at once interleave only when they truly run together.
+final class UnlockedBufferSerializer: ResponseSerializer, @unchecked Sendable {
+    private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
+
+    deinit { scratch.deallocate() }
+
+    func serialize(request: HTTPRequest?, response: HTTPResponse, body: Data?) throws(SluiceError) -> Parameters? {
+        guard let body, !body.isEmpty, body.count <= scratch.count else { return nil }
+        body.withUnsafeBytes { scratch.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        return try PairsSerializer.decode(Data(scratch.prefix(body.count)), response: response)
+    }
+}
+
+/// Reads at most 64 KiB of a body (up to its last whole line), as a plugin with a fixed read buffer does.
+struct TruncatingSerializer: ResponseSerializer {
+    func serialize(request: HTTPRequest?, response: HTTPResponse, body: Data?) throws(SluiceError) -> Parameters? {
+        guard [200, 201].contains(response.statusCode), request?.method != .head, var body, !body.isEmpty else { return nil }
+        if body.count > 1 << 16 {
+            body = body.prefix(1 << 16)
+            if let end = body.lastIndex(of: UInt8(ascii: "\n")) { body = body.prefix(through: end) }
+        }
+        return try PairsSerializer.decode(body, response: response)
+    }
+}
+
+/// Reads every body as UTF-8, whatever charset its type declares.
+struct UTF8OnlySerializer: ResponseSerializer {
+    func serialize(request: HTTPRequest?, response: HTTPResponse, body: Data?) throws(SluiceError) -> Parameters? {
+        guard [200, 201].contains(response.statusCode), request?.method != .head, let body, !body.isEmpty else { return nil }
+        let lines = String(decoding: body, as: UTF8.self).split(separator: "\n")
+        var pairs: [Parameters] = []
+        for line in lines {
+            let parts = line.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2 else { throw SluiceError("pairs.invalidLine", "\"\(line)\" is not key=value") }
+            pairs.append(.string("\(parts[0]):\(parts[1])"))
+        }
+        return .array(pairs)
+    }
 }

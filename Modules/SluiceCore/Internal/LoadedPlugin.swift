@@ -95,7 +95,12 @@ struct LoadedPluginSerializer: ResponseSerializer {
     var acceptableMediaTypes: [MediaType]? { plugin.responseMediaTypes }
 
     func serialize(request: HTTPRequest?, response: HTTPResponse, body: Data?) throws(SluiceError) -> Parameters? {
-        guard let body, !body.isEmpty else { return nil }
+        guard var body, !body.isEmpty else { return nil }
+        // The C table gets the media type's essence, not its parameters: a body that declares a charset
+        // reaches the plugin as UTF-8 (an unknown charset, or bytes not valid in it, are refused here).
+        if let charset = response.textEncodingName, !["utf-8", "utf8", "us-ascii", "ascii"].contains(charset.lowercased()) {
+            body = Data(try response.text(of: body).utf8)
+        }
         let json: Data
         switch plugin.decode(body, mediaType: mediaType.essence) {
         case .success(let output):
