@@ -36,6 +36,8 @@ test: build
 	@SLUICE_TESTENV_SKIP_INSTALL=1 $(TESTENV)/test_isolation.sh > .build/testenv-isolation.log 2>&1 \
 		|| { cat .build/testenv-isolation.log; exit 1; }
 	@tail -n 1 .build/testenv-isolation.log
+	@SWIFT=$(SWIFT) $(TESTENV)/check-walkthrough.sh > .build/walkthrough.log 2>&1 || { cat .build/walkthrough.log; exit 1; }
+	@tail -n 1 .build/walkthrough.log
 	@SLUICE_TESTENV_SKIP_INSTALL=1 SLUICE_TESTENV_LARGE_FILES=1 $(TESTENV)/run.sh $(SWIFT) test --skip-build --disable-xctest $(SWIFT_TEST_FLAGS)
 
 ## run: sluice-conformance against freshly started servers; prints where the report is.

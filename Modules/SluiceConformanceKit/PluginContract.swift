@@ -8,8 +8,8 @@ import SluiceCore
 /// Add it to a test target and run it on the plugin:
 ///
 /// ```swift
-/// let contract = PluginContract(samples: samples, codingSamples: [])
-/// let report = await contract.check(CSVPlugin())
+/// let contract = PluginContract(samples: samples, concatenatingMediaTypes: ["text/csv"])
+/// let report = await contract.check(CSVSerializerPlugin())
 /// #expect(report.passed, "\(report)")
 /// ```
 ///

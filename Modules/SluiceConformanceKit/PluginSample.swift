@@ -8,8 +8,10 @@ import SluiceCore
 ///
 /// ```swift
 /// let samples = [
-///     PluginSample("two rows", mediaType: "text/csv", body: "a,b\n1,2\n", decodesTo: [["a": "1", "b": "2"]] as Parameters),
-///     PluginSample("unclosed quote", mediaType: "text/csv", body: "a,\"b\n", failsWith: [.pluginFailed]),
+///     PluginSample("two rows", mediaType: "text/csv", body: "name,count\nsluice,3\n",
+///                  decodesTo: [["name", "count"], ["sluice", "3"]] as Parameters),
+///     PluginSample("unclosed quote", mediaType: "text/csv", body: "a,\"b\n", failsWith: ["csv.unclosedQuote"]),
+///     PluginSample("not UTF-8", mediaType: "text/csv", body: Data([0xFF, 0xFE]), expectation: .fails(codes: [.stringDecodingFailed])),
 /// ]
 /// ```
 public struct PluginSample: Sendable, CustomStringConvertible {

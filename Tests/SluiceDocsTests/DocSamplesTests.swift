@@ -1,4 +1,5 @@
 import Foundation
+import SluiceConformanceKit
 import SluiceTestSupport
 import Testing
 
@@ -68,7 +69,7 @@ struct DocSamplesTests {
     @Test("every Swift sample in the docs is compiled by the build")
     func samplesAreCompiled() throws {
         let compiled = try Self.compiledLines()
-        let samples = try Self.samples().filter { !Self.isManifest($0) }
+        let samples = try Self.samples().filter { !Self.isManifest($0) && !Self.isWalkthroughFile($0) }
         #expect(samples.count >= 10)
         for sample in samples {
             // Imports sit at the top of the sample files; the rest must match line for line.
@@ -92,13 +93,42 @@ struct DocSamplesTests {
         sample.lines.first?.hasPrefix("// swift-tools-version") == true
     }
 
-    /// The names of the targets a manifest declares.
-    static func targetNames(in manifest: String) -> [String] {
-        let pattern = try! NSRegularExpression(pattern: #"(?:executableTarget|testTarget|target)\(name: "([^"]+)""#)
+    /// The names of the targets a manifest declares, and whether each is a test target.
+    static func targetNames(in manifest: String) -> [(name: String, isTest: Bool)] {
+        let pattern = try! NSRegularExpression(pattern: #"(executableTarget|testTarget|target)\(name: "([^"]+)""#)
         let range = NSRange(manifest.startIndex..., in: manifest)
         return pattern.matches(in: manifest, range: range).compactMap { match in
-            Range(match.range(at: 1), in: manifest).map { String(manifest[$0]) }
+            guard let kind = Range(match.range(at: 1), in: manifest), let name = Range(match.range(at: 2), in: manifest) else { return nil }
+            return (String(manifest[name]), manifest[kind] == "testTarget")
         }
+    }
+
+    /// Whether a sample is a whole file of the plugin walkthrough (its first line names its path), which
+    /// `Tools/testenv/check-walkthrough.sh` builds and runs as a package of its own.
+    static func isWalkthroughFile(_ sample: Sample) -> Bool {
+        guard let first = sample.lines.first else { return false }
+        return first.hasPrefix("// Sources/") || first.hasPrefix("// Tests/")
+    }
+
+    @Test("the plugin walkthrough has its manifest, plugin and test as whole files, and its samples file loads")
+    func walkthrough() throws {
+        let files = try Self.samples().filter(Self.isWalkthroughFile).map { $0.lines[0] }
+        #expect(files.contains("// Sources/CSVPlugin/CSVSerializerPlugin.swift"), "\(files)")
+        #expect(files.contains("// Tests/CSVPluginTests/CSVPluginContractTests.swift"), "\(files)")
+        let manifests = try Self.samples().filter { Self.isManifest($0) && $0.lines.contains { $0.contains(#"name: "CSVPlugin""#) } }
+        #expect(manifests.count == 1)
+        // The samples file of the guide, as the tool reads it.
+        let guide = try String(contentsOf: Self.root.appendingPathComponent("docs/plugins.md"), encoding: .utf8)
+        let start = try #require(guide.range(of: "```json\n"))
+        let end = try #require(guide.range(of: "\n```", range: start.upperBound..<guide.endIndex))
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-guide-samples-\(UUID()).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try String(guide[start.upperBound..<end.lowerBound]).write(to: file, atomically: true, encoding: .utf8)
+        let contract = try PluginContract(contentsOf: file)
+        #expect(contract.samples.count == 3)
+        #expect(contract.codingSamples.first.map { String(decoding: $0.decoded, as: UTF8.self) } == "hi")
+        #expect(contract.disabledProbes[.truncatedBody] != nil)
+        #expect(contract.concatenatingMediaTypes == ["text/x-lines"])
     }
 
     @Test("every package manifest in the docs is a valid manifest, and one naming a local checkout works whatever its folder's name")
@@ -120,10 +150,11 @@ struct DocSamplesTests {
                 try FileManager.default.createSymbolicLink(at: checkout, withDestinationURL: Self.root)
                 let text = manifest.lines.joined(separator: "\n").replacingOccurrences(of: #"path: "../sluice""#, with: #"path: "\#(checkout.path)""#)
                 try text.write(to: directory.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
-                for target in Self.targetNames(in: text) {
-                    let sources = directory.appendingPathComponent("Sources/\(target)")
+                for (target, isTest) in Self.targetNames(in: text) {
+                    let sources = directory.appendingPathComponent("\(isTest ? "Tests" : "Sources")/\(target)")
                     try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
-                    try Data().write(to: sources.appendingPathComponent("main.swift"))
+                    // An empty source file named after no entry point: "main.swift" would make an executable.
+                    try Data().write(to: sources.appendingPathComponent("\(target)Source.swift"))
                 }
             }
             let process = Process()

@@ -155,8 +155,7 @@ extension ContractRun {
         return .pass(rule, "cut at \(cuts.count) points")
     }
 
-    /// Serializes a body and measures the value: the number of elements of a collection (a
-    /// ``Parameters`` array or dictionary, an array, a dictionary, a set), else the length of its description.
+    /// Serializes a body and measures the value (``size(of:)``).
     static func measure(
         _ registry: SerializerRegistry, mediaType: String, statusCode: Int, method: HTTPMethod, body: Data
     ) -> (Outcome, Int) {
@@ -176,19 +175,7 @@ extension ContractRun {
         }
     }
 
-    static func size(of value: Any) -> Int {
-        if let parameters = value as? Parameters {
-            switch parameters {
-            case .array(let elements): return elements.count
-            case .dictionary(let entries): return entries.count
-            case .string(let text): return text.count
-            default: return "\(parameters)".count
-            }
-        }
-        let mirror = Mirror(reflecting: value)
-        switch mirror.displayStyle {
-        case .collection, .dictionary, .set: return mirror.children.count
-        default: return "\(value)".count
-        }
-    }
+    /// How large a value is: the length of its description, which grows with every element and every
+    /// byte of text it holds, whatever its type.
+    static func size(of value: Any) -> Int { "\(value)".utf8.count }
 }

@@ -12,7 +12,7 @@ import Glibc
 ///
 /// ```swift
 /// @_cdecl("sluice_plugin_entry")
-/// public func sluicePluginEntry() -> UnsafeRawPointer { PluginExport.table(for: CSVPlugin()) }
+/// public func sluicePluginEntry() -> UnsafeRawPointer { PluginExport.table(for: CSVSerializerPlugin()) }
 /// ```
 ///
 /// The table's `decode` asks the plugin for a serializer for the body's media type and returns its

@@ -89,30 +89,17 @@ enum PropertyListSamples {
 }
 
 enum PluginSamples {
-    struct CSVPlugin: SerializerPlugin {
+    /// A stand-in of the same name for the guide's CSV plugin, which `Tools/testenv/check-walkthrough.sh`
+    /// builds and tests as the guide's own package.
+    struct CSVSerializerPlugin: SerializerPlugin {
         let name = "csv"
         let version = "1.0.0"
         var responseMediaTypes: [MediaType] { [MediaType("text/csv")!] }
-
-        func makeResponseSerializer(for mediaType: MediaType) -> (any ResponseSerializer)? { CSVSerializer() }
-    }
-
-    struct CSVSerializer: ResponseSerializer {
-        func serialize(request: HTTPRequest?, response: HTTPResponse, body: Data?) throws(SluiceError) -> Parameters? {
-            guard let body, !body.isEmpty else { return nil }
-            guard let text = String(data: body, encoding: .utf8) else {
-                throw SluiceError("csv.notUTF8", "the CSV body is not UTF-8", response: response, body: body)
-            }
-            let rows = text.split(whereSeparator: \.isNewline).map { line in
-                Parameters.array(line.split(separator: ",").map { .string(String($0)) })
-            }
-            return .array(rows)
-        }
     }
 
     static func register() throws -> HTTPSessionManager {
         let registry = SerializerRegistry.bundled()
-        try registry.register(CSVPlugin())
+        try registry.register(CSVSerializerPlugin())
         let manager = HTTPSessionManager(baseURL: URL(string: "https://example.com"), registry: registry)
         return manager
     }
