@@ -53,7 +53,7 @@ struct BrokenPluginTests {
         var caught = 0
         var overlaps: [String] = []
         for _ in 0..<20 {
-            let shared = UnlockedBufferSerializer()
+            let shared = SharedScratchSerializer(pause: 0)
             let plugin = PairsPlugin(responseMediaTypes: [MediaType("text/x-pairs")!], serializer: { shared })
             let report = await PluginContract(
                 samples: samples, disabledProbes: Dictionary(uniqueKeysWithValues: ContractProbe.allCases.map { ($0, "not this test") })

@@ -59,16 +59,20 @@ struct HangingSerializer: ResponseSerializer {
 }
 
 /// Decodes through one scratch buffer shared by every call, so concurrent calls read each other's bytes
-/// (a raw buffer: the race garbles bytes but touches no reference count).
+/// (a raw buffer: the race garbles bytes but touches no reference count). With a `pause` between the copy
+/// and the parse the race is wide; with none, the calls interleave only when they truly run together.
 final class SharedScratchSerializer: ResponseSerializer, @unchecked Sendable {
     private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
+    private let pause: useconds_t
+
+    init(pause: useconds_t = 100) { self.pause = pause }
 
     deinit { scratch.deallocate() }
 
     func serialize(request: HTTPRequest?, response: HTTPResponse, body: Data?) throws(SluiceError) -> Parameters? {
         guard let body, !body.isEmpty, body.count <= scratch.count else { return nil }
         body.withUnsafeBytes { scratch.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-        usleep(100)
+        if pause > 0 { usleep(pause) }
         return try PairsSerializer.decode(Data(scratch.prefix(body.count)), response: response)
     }
 }
@@ -92,20 +96,6 @@ struct CarelessCoding: ContentCoding {
 struct DecodeOnlyCoding: ContentCoding {
     let name = "x-plain"
     func makeDecoder(limits: ContentCodingLimits) -> any ContentDecoder { IdentityCoding().makeDecoder(limits: limits) }
-}
-
-/// Decodes through one scratch buffer shared by every call, with no lock and no pause: the copy and the
-/// parse of two calls at once interleave only when they truly run together.
-final class UnlockedBufferSerializer: ResponseSerializer, @unchecked Sendable {
-    private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
-
-    deinit { scratch.deallocate() }
-
-    func serialize(request: HTTPRequest?, response: HTTPResponse, body: Data?) throws(SluiceError) -> Parameters? {
-        guard let body, !body.isEmpty, body.count <= scratch.count else { return nil }
-        body.withUnsafeBytes { scratch.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-        return try PairsSerializer.decode(Data(scratch.prefix(body.count)), response: response)
-    }
 }
 
 /// Reads at most 64 KiB of a body (up to its last whole line), as a plugin with a fixed read buffer does.
