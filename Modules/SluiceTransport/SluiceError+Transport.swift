@@ -25,8 +25,7 @@ extension SluiceError.Code {
     /// §6.3, an unrecoverable framing error; the connection is closed, not reused), or more interim
     /// (`1xx`) responses than ``SessionConfiguration/maximumInterimResponses``.
     public static let invalidResponse: Self = "transport.invalidResponse"
-    /// The task was cancelled by its owner.
-    public static let cancelled: Self = "transport.cancelled"
+    // `cancelled` is declared in SluiceCore: the HTTPTransport contract names it.
     /// The connection ended before the response was complete.
     public static let connectionLost: Self = "transport.connectionLost"
     /// A downloaded file could not be written or moved to its destination.

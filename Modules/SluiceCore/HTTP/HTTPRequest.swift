@@ -197,11 +197,11 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
     /// a method that is an HTTP token (RFC 9110 §9.1: no space, CR, LF, NUL or separator, so a method can
     /// never add a header line or a second request). Header names and values need no check here: every
     /// ``HTTPHeader`` was checked when it was made. The session runs this for every request it sends,
-    /// redirects included, before anything is sent.
+    /// redirects included, before anything is sent; an ``HTTPTransport`` of another package runs it too.
     ///
     /// - Throws: ``SluiceError`` with code ``SluiceError/Code/invalidURL`` or
     ///   ``SluiceError/Code/invalidMethod``, carrying this request.
-    package func validateForSending() throws(SluiceError) {
+    public func validateForSending() throws(SluiceError) {
         if let problem = Self.problem(with: storage.url) {
             throw SluiceError(.invalidURL, problem, request: self)
         }

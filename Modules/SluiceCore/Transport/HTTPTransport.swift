@@ -42,3 +42,9 @@ extension HTTPTransport {
         try await exchange(request, receiving: destination, events: TransportEvents())
     }
 }
+
+extension SluiceError.Code {
+    /// The task was cancelled by its owner (or the calling Swift task was cancelled). Every
+    /// ``HTTPTransport`` ends a cancelled exchange with it, so it is declared here, beside the contract.
+    public static let cancelled: Self = "transport.cancelled"
+}
