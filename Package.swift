@@ -23,7 +23,7 @@ func tests(_ name: String, dependencies: [Target.Dependency]) -> Target {
 let libraryModules = [
     "SluiceCore", "SluiceTransport", "SluiceRequestSerialization", "SluiceMultipart",
     "SluiceResponseSerialization", "SluiceSecurity", "SluiceReachability", "Sluice",
-    "SluiceGzip", "SluiceXML", "SluicePropertyList", "SluiceConformanceKit",
+    "SluiceGzip", "SluiceBrotli", "SluiceZstd", "SluiceXML", "SluicePropertyList", "SluiceConformanceKit",
 ]
 
 let package = Package(
@@ -57,6 +57,12 @@ let package = Package(
         .systemLibrary(
             name: "CZlib", path: "Modules/CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(
+            name: "CBrotli", path: "Modules/CBrotli", pkgConfig: "libbrotlidec",
+            providers: [.apt(["libbrotli-dev"])]),
+        .systemLibrary(
+            name: "CZstd", path: "Modules/CZstd", pkgConfig: "libzstd",
+            providers: [.apt(["libzstd-dev"])]),
 
         // The C table a loadable plugin exports (header only).
         .target(name: "CSluicePluginABI", path: "Modules/CSluicePluginABI"),
@@ -79,10 +85,13 @@ let package = Package(
         module("Sluice", dependencies: [
             "SluiceCore", "SluiceTransport", "SluiceRequestSerialization", "SluiceMultipart",
             "SluiceResponseSerialization", "SluiceSecurity", "SluiceReachability",
-            "SluiceGzip", "SluiceXML", "SluicePropertyList", .product(name: "Logging", package: "swift-log"),
+            "SluiceGzip", "SluiceBrotli", "SluiceZstd", "SluiceXML", "SluicePropertyList",
+            .product(name: "Logging", package: "swift-log"),
         ]),
 
         plugin("SluiceGzip", dependencies: ["CZlib"]),
+        plugin("SluiceBrotli", dependencies: ["CBrotli"]),
+        plugin("SluiceZstd", dependencies: ["CZstd"]),
         plugin("SluiceXML", dependencies: ["CLibXML2", "SluiceResponseSerialization"]),
         plugin("SluicePropertyList", dependencies: ["SluiceResponseSerialization"]),
         .target(name: "SluiceNDJSONPlugin", dependencies: ["SluiceCore"], path: "Plugins/Examples/SluiceNDJSONPlugin"),
@@ -126,6 +135,9 @@ let package = Package(
             name: "sluice-reachability-probe", dependencies: ["SluiceReachability"], path: "Tests/ReachabilityProbe"),
         tests("SluicePluginTests", dependencies: ["SluiceGzip", "SluiceXML", "SluicePropertyList"]),
         tests("SluiceGzipTests", dependencies: ["SluiceGzip", "SluiceConformance", "SluiceTransport"]),
+        tests("SluiceCompressionTests", dependencies: [
+            "SluiceBrotli", "SluiceZstd", "SluiceConformanceKit", "SluiceConformance", "SluiceTransport",
+        ]),
         tests("SluicePropertyListTests", dependencies: ["SluicePropertyList", "SluiceTransport"]),
         tests("SluiceXMLTests", dependencies: ["Sluice", "SluiceXML"]),
         // Counts libxml2's allocations through its debug allocator while SluiceXML parses, for SluiceXMLTests.

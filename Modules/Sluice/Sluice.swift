@@ -1,5 +1,6 @@
 // swift-log: `HTTPSessionManager` takes and exposes a `Logger`, so `import Sluice` brings it.
 @_exported import Logging
+@_exported import SluiceBrotli
 @_exported import SluiceCore
 @_exported import SluiceGzip
 @_exported import SluiceMultipart
@@ -10,6 +11,7 @@
 @_exported import SluiceSecurity
 @_exported import SluiceTransport
 @_exported import SluiceXML
+@_exported import SluiceZstd
 
 /// Facts about this build of Sluice.
 public enum SluiceInfo {

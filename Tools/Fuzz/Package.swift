@@ -9,10 +9,10 @@
 import PackageDescription
 
 /// A fuzz target in the folder of its name.
-func fuzzTarget(_ name: String, _ products: [String]) -> Target {
+func fuzzTarget(_ name: String, _ products: [String], local: [Target.Dependency] = []) -> Target {
     .executableTarget(
         name: name,
-        dependencies: ["FuzzSupport"] + products.map { .product(name: $0, package: "Sluice") },
+        dependencies: ["FuzzSupport"] + local + products.map { .product(name: $0, package: "Sluice") },
         path: name)
 }
 
@@ -43,8 +43,15 @@ let package = Package(
         fuzzTarget("FuzzPropertyList", ["SluicePropertyList", "SluiceCore"]),
         // The image header reader (formats and pixel sizes).
         fuzzTarget("FuzzImage", ["SluiceResponseSerialization", "SluiceCore"]),
+        // What every content-coding target checks (fuzzContentCoding).
+        .target(
+            name: "FuzzCodingSupport", dependencies: ["FuzzSupport", .product(name: "SluiceCore", package: "Sluice")],
+            path: "FuzzCodingSupport"),
         // gzip and deflate decoding with output limits.
-        fuzzTarget("FuzzGzip", ["SluiceGzip", "SluiceCore"]),
+        fuzzTarget("FuzzGzip", ["SluiceGzip"], local: ["FuzzCodingSupport"]),
+        // brotli and Zstandard decoding with output limits (zstd: with its window limit).
+        fuzzTarget("FuzzBrotli", ["SluiceBrotli"], local: ["FuzzCodingSupport"]),
+        fuzzTarget("FuzzZstd", ["SluiceZstd"], local: ["FuzzCodingSupport"]),
         // Multipart forms from hostile names, file names, header fields and bodies.
         fuzzTarget("FuzzMultipart", ["SluiceMultipart", "SluiceCore"]),
         // The rtnetlink datagram parser of reachability.

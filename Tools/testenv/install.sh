@@ -11,6 +11,11 @@ DEB_PACKAGES=(
     libssl-dev
     libxml2-dev
     zlib1g-dev
+    libbrotli-dev
+    libzstd-dev
+    # The command-line coders: fixtures for the served .br and .zst files, and the benchmark's peers.
+    brotli
+    zstd
     nginx-light
     pkg-config
     openssl

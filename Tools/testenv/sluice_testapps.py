@@ -18,6 +18,10 @@ with each part's name, filename, content type, size, SHA-256 and, for small part
 Retry-After: T when given) to the first N requests with key K, then 200 with {"attempts": n}. The count
 lives in a locked file, so it holds across gunicorn's worker processes.
 
+/sluice/encoded/CODING/N answers N bytes of text encoded on the fly with CODING (br, zstd, gzip or
+deflate), streamed in chunks as the encoder flushes them (no Content-Length), with the SHA-256 of the
+decoded bytes in X-Sluice-SHA256.
+
 /sluice/token answers 200 {"authenticated": true} to `Authorization: Bearer fresh` and 401 to anything
 else, for credential-refresh tests.
 """
@@ -27,6 +31,9 @@ import json
 import os
 import tempfile
 import zlib
+
+import brotlicffi
+import zstandard
 from email import policy
 from email.parser import BytesParser
 from urllib.parse import parse_qs
@@ -161,7 +168,49 @@ def decoded_sha256(environ, start_response):
     })
 
 
+def encoded_text(size):
+    line = b"sluice encodes this line on the fly, one of many, %08d\n"
+    out = bytearray()
+    index = 0
+    while len(out) < size:
+        out += line % index
+        index += 1
+    return bytes(out[:size])
+
+
+def encoded_on_the_fly(environ, start_response):
+    parts = environ.get("PATH_INFO", "").split("/")  # ["", "sluice", "encoded", CODING, N]
+    if len(parts) != 5 or not parts[4].isdigit() or int(parts[4]) > (256 << 20):
+        return json_response(start_response, "404 Not Found", {"error": "use /sluice/encoded/CODING/N"})
+    coding, body = parts[3], encoded_text(int(parts[4]))
+    if coding == "br":
+        compressor = brotlicffi.Compressor(quality=5)
+        step, flush, finish = compressor.process, compressor.flush, compressor.finish
+    elif coding == "zstd":
+        compressor = zstandard.ZstdCompressor(level=3, write_checksum=True).compressobj()
+        step = compressor.compress
+        flush = lambda: compressor.flush(zstandard.COMPRESSOBJ_FLUSH_BLOCK)
+        finish = compressor.flush
+    elif coding in ("gzip", "deflate"):
+        compressor = zlib.compressobj(6, zlib.DEFLATED, 31 if coding == "gzip" else 15)
+        step, flush, finish = compressor.compress, lambda: compressor.flush(zlib.Z_SYNC_FLUSH), compressor.flush
+    else:
+        return json_response(start_response, "404 Not Found", {"error": f"unknown coding {coding}"})
+    start_response("200 OK", [
+        ("Content-Type", "text/plain; charset=utf-8"), ("Content-Encoding", coding),
+        ("X-Sluice-SHA256", hashlib.sha256(body).hexdigest()), ("X-Sluice-Length", str(len(body))),
+    ])
+
+    def chunks():
+        for start in range(0, len(body), 64 << 10):
+            yield step(body[start:start + (64 << 10)]) + flush()
+        yield finish()
+    return chunks()
+
+
 def app(environ, start_response):
+    if environ.get("PATH_INFO", "").startswith("/sluice/encoded/"):
+        return encoded_on_the_fly(environ, start_response)
     if environ.get("PATH_INFO") == "/sluice/sha256":
         return sha256_sink(environ, start_response)
     if environ.get("PATH_INFO") == "/sluice/multipart":

@@ -183,13 +183,14 @@ PY
 # 200 KB: a legitimate body past the in-memory limits). Rewritten when the stamp is missing.
 "$VENV_PY" - "$WWW_DIR" <<'PY'
 import gzip, os, plistlib, sys, zlib
+import brotlicffi, zstandard
 
 root = sys.argv[1]
-STAMP = os.path.join(root, "encoded", ".generated-2")
+STAMP = os.path.join(root, "encoded", ".generated-3")
 if os.path.exists(STAMP):
     print("www: plugin bodies up to date", file=sys.stderr)
     sys.exit(0)
-for sub in ("plugins", "encoded/gzip", "encoded/deflate"):
+for sub in ("plugins", "encoded/gzip", "encoded/deflate", "encoded/br", "encoded/zstd"):
     os.makedirs(os.path.join(root, sub), exist_ok=True)
 
 def write(name, data):
@@ -230,6 +231,24 @@ write("encoded/gzip/zeros.bin", gz(bytes(200 << 20), level=9))
 write("encoded/deflate/zlib.txt", zlib.compress(text, 6))
 raw = zlib.compressobj(6, zlib.DEFLATED, -15)
 write("encoded/deflate/raw.txt", raw.compress(text) + raw.flush())
+# brotli and Zstandard: the same text whole, truncated and corrupt, the XML, a bomb (512 MiB of zeros
+# in one brotli stream; ten zstd frames of 100 MiB of zeros each) and, for zstd, two frames concatenated.
+def damaged(data):
+    out = bytearray(data)
+    for i in range(len(out) // 2, len(out) // 2 + 16):
+        out[i] ^= 0x5A
+    return bytes(out)
+for coding, encode in (("br", lambda d, q=5: brotlicffi.compress(d, quality=q)),
+                       ("zstd", lambda d, q=3: zstandard.ZstdCompressor(level=q, write_checksum=True).compress(d))):
+    encoded = encode(text)
+    write(f"encoded/{coding}/text.txt", encoded)
+    write(f"encoded/{coding}/truncated.txt", encoded[: len(encoded) // 2])
+    write(f"encoded/{coding}/corrupt.txt", damaged(encoded))
+    write(f"encoded/{coding}/sample.xml", encode(xml))
+write("encoded/br/bomb.bin", brotlicffi.compress(bytes(512 << 20), quality=1))
+write("encoded/zstd/bomb.bin", zstandard.ZstdCompressor(level=1).compress(bytes(100 << 20)) * 10)
+zstd_frame = lambda d: zstandard.ZstdCompressor(level=3, write_checksum=True).compress(d)
+write("encoded/zstd/frames.txt", zstd_frame(text[:100_000]) + zstd_frame(text[100_000:]))
 open(STAMP, "w").close()
 print("www: wrote plugin bodies", file=sys.stderr)
 PY
@@ -357,6 +376,14 @@ nginx_locations() {
         location /encoded/deflate/ {
             root "$WWW_DIR";
             add_header Content-Encoding deflate;
+        }
+        location /encoded/br/ {
+            root "$WWW_DIR";
+            add_header Content-Encoding br;
+        }
+        location /encoded/zstd/ {
+            root "$WWW_DIR";
+            add_header Content-Encoding zstd;
         }
 
         # A redirect to itself, for redirect-loop tests.

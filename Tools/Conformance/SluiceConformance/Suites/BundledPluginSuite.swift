@@ -11,7 +11,7 @@ import SluiceXML
 /// are refused.
 struct BundledPluginSuite: ConformanceSuite {
     let name = "plugins.bundled"
-    let summary = "the bundled gzip, XML and property-list plugins meet their contracts through the registry"
+    let summary = "the bundled gzip, brotli, Zstandard, XML and property-list plugins meet their contracts through the registry"
 
     func run(in context: ConformanceContext) throws -> [CaseResult] {
         let registry = SerializerRegistry.bundled()
@@ -42,9 +42,9 @@ struct BundledPluginSuite: ConformanceSuite {
     }
 
     private func codings(_ registry: SerializerRegistry) -> [CaseResult] {
-        var results: [CaseResult] = [.expect("Accept-Encoding", registry.acceptEncoding ?? "none", equals: "gzip, deflate")]
+        var results: [CaseResult] = [.expect("Accept-Encoding", registry.acceptEncoding ?? "none", equals: "gzip, deflate, br, zstd")]
         let sample = Array(String(repeating: "Sluice streams bytes through its plugins. ", count: 2_000).utf8)
-        for name in ["gzip", "x-gzip", "deflate", "GZIP"] {
+        for name in ["gzip", "x-gzip", "deflate", "GZIP", "br", "zstd"] {
             guard let coding = registry.contentCoding(named: name) else {
                 results.append(CaseResult(id: "coding \(name): registered", passed: false, detail: "not found"))
                 continue
@@ -57,7 +57,7 @@ struct BundledPluginSuite: ConformanceSuite {
                 results.append(CaseResult(id: "coding \(name): round trip", passed: false, detail: "\(error)"))
             }
         }
-        results.append(.expect("coding br: not registered", registry.contentCoding(named: "br")?.name ?? "none", equals: "none"))
+        results.append(.expect("coding compress: not registered", registry.contentCoding(named: "compress")?.name ?? "none", equals: "none"))
         return results
     }
 
