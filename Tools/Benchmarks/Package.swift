@@ -27,11 +27,15 @@ let package = Package(
         ),
         // libcurl for the transport client's minimal Swift engine (MinimalCurlEngine).
         .systemLibrary(name: "CCurlBench", path: "CCurlBench", pkgConfig: "libcurl"),
-        // Sluice's gzip decoder on a 1 GiB body; Tools/Benchmarks/gzip.sh compares it with gzip -dc.
+        // Sluice's gzip, brotli and zstd decoders on a 1 GiB body; Tools/Benchmarks/compression.sh compares
+        // them with gzip -dc, brotli -dc and zstd -dc.
         .executableTarget(
-            name: "gzip-inflate",
-            dependencies: [.product(name: "SluiceGzip", package: "Sluice")],
-            path: "GzipInflate"
+            name: "content-inflate",
+            dependencies: [
+                .product(name: "SluiceGzip", package: "Sluice"), .product(name: "SluiceBrotli", package: "Sluice"),
+                .product(name: "SluiceZstd", package: "Sluice"),
+            ],
+            path: "ContentInflate"
         ),
         // A file uploaded as a multipart form; Tools/Benchmarks/multipart.sh compares it with curl -F.
         .executableTarget(

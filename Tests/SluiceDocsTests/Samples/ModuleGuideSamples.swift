@@ -109,3 +109,17 @@ enum PluginSamples {
         print(loaded.name, loaded.version, loaded.responseMediaTypes)
     }
 }
+
+// Samples of docs/brotli-and-zstd.md.
+enum CompressionSamples {
+    static func upload() async throws {
+        var configuration = SessionConfiguration()
+        configuration.registry = try SerializerRegistry(plugins: [BrotliPlugin(), ZstdPlugin(level: 6)])
+        let session = SessionManager(configuration: configuration)
+
+        var upload = HTTPRequest(url: URL(string: "https://example.com/logs")!, method: .post)
+        upload.contentEncoding = "zstd"
+        let response = try await session.upload(for: upload, from: .file(path: "/var/log/app.log"))
+        print(response.response.statusCode, BrotliPlugin.libraryVersion, ZstdPlugin.libraryVersion)
+    }
+}
