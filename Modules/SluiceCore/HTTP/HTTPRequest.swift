@@ -37,6 +37,7 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
         var shouldHandleCookies = true
         var cachePolicy = CachePolicy.useProtocolCachePolicy
         var contentEncoding: String?
+        var isSafeToRepeat: Bool?
 
         init(url: URL, method: HTTPMethod, headers: HTTPHeaders, body: HTTPBody, timeout: TimeInterval?) {
             self.url = url
@@ -51,6 +52,7 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
             copy.shouldHandleCookies = shouldHandleCookies
             copy.cachePolicy = cachePolicy
             copy.contentEncoding = contentEncoding
+            copy.isSafeToRepeat = isSafeToRepeat
             return copy
         }
     }
@@ -110,6 +112,20 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
         get { storage.contentEncoding }
         _modify { yield &unique().contentEncoding }
     }
+
+    /// Whether a transport may send this request again, once, when the reused connection it went out on
+    /// closes before any byte of the answer (a server closing an idle connection just as the request
+    /// left). `nil` (the default) decides by method: RFC 9110's idempotent methods (GET, HEAD, PUT,
+    /// DELETE, OPTIONS, TRACE) may be repeated, others (POST, PATCH) never are, since the server may have
+    /// acted on them. Set `true` for a request the server deduplicates (an idempotency key), `false` for
+    /// one that must go out at most once.
+    public var isSafeToRepeat: Bool? {
+        get { storage.isSafeToRepeat }
+        _modify { yield &unique().isSafeToRepeat }
+    }
+
+    /// ``isSafeToRepeat``, or the method's idempotence when it is `nil`.
+    public var mayBeRepeated: Bool { isSafeToRepeat ?? method.isIdempotent }
 
     /// Creates a request.
     ///

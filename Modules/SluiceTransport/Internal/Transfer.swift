@@ -135,6 +135,8 @@ final class Transfer: @unchecked Sendable {
     /// Bytes of the resource the destination held before this attempt's body (a resumed download's
     /// partial file when the server continues it): progress counts from there, as URLSession's does.
     private var bytesAlreadyHeld: Int64 = 0
+    /// Whether libcurl may send the request again in this attempt after a reused connection died.
+    private var staleConnection = StaleConnectionRetry()
     /// The TLS settings of the current attempt (they depend on the request's host).
     private var tls: CurlTLSOptions { prepared.tls }
     /// What the current request's attempts need from Swift values, made before the engine sees the
@@ -329,6 +331,7 @@ final class Transfer: @unchecked Sendable {
         bytesSent = 0
         bytesReceived = 0
         bytesAlreadyHeld = 0
+        staleConnection = StaleConnectionRetry()
         errorBuffer[0] = 0
         idleWatch.restart()
         if requestChanged {
@@ -371,7 +374,9 @@ final class Transfer: @unchecked Sendable {
             connectTimeoutMilliseconds: Self.milliseconds(configuration.connectTimeout),
             totalTimeoutMilliseconds: totalTimeout, minimumTransferRate: configuration.minimumTransferRate,
             method: method, headerList: headerList, tls: tls,
-            checksConnectionBeforeSending: prepared.overTLS && (tls.serverTrustEvaluator != nil || tls.clientIdentity == nil),
+            // Always: besides the TLS checks, the callback keeps libcurl from sending a request again after
+            // a reused connection died, unless it may be repeated (StaleConnectionRetry).
+            checksConnectionBeforeSending: true,
             // Credentials go to the original origin only.
             credential: credential.flatMap { RedirectPlanner.sameOrigin(request.url, originalURL) ? $0 : nil },
             proxy: configuration.proxyURL?.absoluteString, startsCookieEngine: startingCookieEngine,
@@ -469,6 +474,7 @@ final class Transfer: @unchecked Sendable {
     // MARK: Callbacks (engine thread)
 
     func onHeader(_ line: UnsafeRawBufferPointer) -> Int {
+        staleConnection.answerBegan()
         switch headParser.consume(line) {
         case .proceed, .interim:
             return line.count
@@ -599,10 +605,24 @@ final class Transfer: @unchecked Sendable {
         }
     }
 
-    /// The connection is made (or reused) and the request not sent yet: the trust evaluator decides.
-    /// Returns `CURL_PREREQFUNC_ABORT` to end the transfer before any request byte goes out.
+    /// The connection is made (or reused) and the request not sent yet: a request libcurl would send
+    /// again after a reused connection died goes out again only when it may be repeated (once), and over
+    /// TLS the trust evaluator decides. Returns `CURL_PREREQFUNC_ABORT` to end the transfer before any
+    /// request byte goes out.
     func onPrerequest() -> Int32 {
-        guard let easy else { return SLUICE_CURL_PREREQFUNC_OK }
+        switch staleConnection.willSend(mayBeRepeated: request.mayBeRepeated) {
+        case .send, .repeatOnce:
+            break
+        case .refuse(let repeatedAlready):
+            failure = SluiceError(
+                .connectionLost,
+                repeatedAlready
+                    ? "the connection closed before the server answered, again after the request was sent a second time"
+                    : "the reused connection closed before the server answered; the \(request.method.rawValue) request was not sent again, since the server may have acted on it (it is not idempotent: set isSafeToRepeat to allow one retry)",
+                request: request)
+            return SLUICE_CURL_PREREQFUNC_ABORT
+        }
+        guard prepared.overTLS, let easy else { return SLUICE_CURL_PREREQFUNC_OK }
         if tls.clientIdentity == nil { clientCertificateRequested = sluice_tls_client_certificate_requested(easy) == 1 }
         guard let evaluator = tls.serverTrustEvaluator else { return SLUICE_CURL_PREREQFUNC_OK }
         var certificates: [Data] = []

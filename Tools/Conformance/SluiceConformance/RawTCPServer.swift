@@ -34,6 +34,10 @@ public final class RawTCPServer: @unchecked Sendable {
         /// Reads the request head, writes `first`, then writes `repeated` every `interval` until the
         /// client or ``stop()`` ends the connection (a server that never finishes).
         case trickle(first: Data, repeated: Data, every: Duration)
+        /// Answers the first request of each connection with these bytes and keeps the connection open;
+        /// reads the second request (its `Content-Length` body too) and closes without a word: a server
+        /// that closes an idle connection just as the client sends on it.
+        case closeOnSecondRequest(Data)
     }
 
     /// The port it listens on, on 127.0.0.1.
@@ -194,6 +198,12 @@ public final class RawTCPServer: @unchecked Sendable {
                 let sent = repeated.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                 if sent != repeated.count { break }
             }
+        case .closeOnSecondRequest(let data):
+            if head {
+                drainBody(connection, buffered: &pending)
+                reply(data)
+                if readHead(connection, buffered: &pending) { drainBody(connection, buffered: &pending) }
+            }
         case .bytes(let data):
             reply(data)
         case .delayedBytes(let data, let delay):
@@ -230,6 +240,27 @@ public final class RawTCPServer: @unchecked Sendable {
             if count <= 0 { return false }
             buffered += buffer[0..<count]
         }
+    }
+
+    /// Reads and drops the body of the last request head read, as long as its `Content-Length` says.
+    private func drainBody(_ connection: Int32, buffered: inout [UInt8]) {
+        lock.lock()
+        let head = requestHeads.last.map { String(decoding: $0, as: UTF8.self) } ?? ""
+        lock.unlock()
+        var length = 0
+        for line in head.split(separator: "\r\n") {
+            let parts = line.split(separator: ":", maxSplits: 1)
+            if parts.count == 2, parts[0].lowercased() == "content-length" {
+                length = Int(parts[1].trimmingCharacters(in: .whitespaces)) ?? 0
+            }
+        }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while buffered.count < length {
+            let count = recv(connection, &buffer, buffer.count, 0)
+            if count <= 0 { break }
+            buffered += buffer[0..<count]
+        }
+        buffered.removeFirst(min(length, buffered.count))
     }
 
     /// The index just past the first CR LF CR LF in `bytes`, if any.
