@@ -36,6 +36,29 @@ struct StaleConnectionRetryTests {
         #expect(decision == last, "\(steps) \(mayBeRepeated)")
     }
 
+    @Test("an attempt that failed: sent again by Sluice only when a reused connection died unanswered, once", arguments: [
+        // (died, reused, answered, may be repeated, repeated already) -> send again
+        (true, true, false, true, false, true),
+        (true, true, false, false, false, false),  // a POST
+        (true, false, false, true, false, false),  // a new connection that died: not a stale one
+        (false, true, false, true, false, false),  // another failure (a timeout, a TLS error)
+        (true, true, true, true, false, false),  // an answer had begun
+        (true, true, false, true, true, false),  // once only
+    ])
+    func attemptFailed(died: Bool, reused: Bool, answered: Bool, mayBeRepeated: Bool, repeatedAlready: Bool, again: Bool) {
+        var retry = StaleConnectionRetry()
+        _ = retry.willSend(mayBeRepeated: mayBeRepeated)
+        if repeatedAlready {
+            _ = retry.willSend(mayBeRepeated: true)  // libcurl sent it again after a dead connection
+        }
+        if answered { retry.answerBegan() }
+        #expect(retry.attemptFailed(connectionDied: died, reusedConnection: reused, mayBeRepeated: mayBeRepeated) == again)
+        // Sluice's own repeat is once too: the next attempt of the same request dies again, and ends.
+        retry.attemptStarted()
+        _ = retry.willSend(mayBeRepeated: mayBeRepeated)
+        #expect(!retry.attemptFailed(connectionDied: true, reusedConnection: true, mayBeRepeated: mayBeRepeated) || !again)
+    }
+
     @Test("whether a request may be repeated: its mark, else its method", arguments: [
         (HTTPMethod.get, Bool?.none, true), (.head, nil, true), (.put, nil, true), (.delete, nil, true), (.options, nil, true),
         (.post, nil, false), (.patch, nil, false), (HTTPMethod(rawValue: "PURGE"), nil, false),
@@ -107,6 +130,90 @@ extension TransportSuites {
             let (outcome, seen) = try await Self.run(.get, safe: false)
             #expect(seen == 1)
             if case .failure(let error) = outcome { #expect(error.code == .connectionLost) } else { Issue.record("\(outcome)") }
+        }
+    }
+}
+
+/// `Tools/testenv/edgeserver.py`, started for one test: HTTP/1.1 and HTTP/2 (TLS) ports that close each
+/// connection when its second request arrives, unanswered, and log every request they read.
+final class EdgeServer {
+    let process = Process()
+    let log: URL
+    let h1: URL
+    let h2: URL
+    private let directory: URL
+
+    init() throws {
+        let servers = try TestEnvironment.requireServers()
+        let python = try #require(servers.values["SLUICE_PYTHON"], "SLUICE_PYTHON is not set: start the servers with Tools/testenv/start.sh")
+        let certificate = try #require(servers.values["SLUICE_SERVER_CERT"], "SLUICE_SERVER_CERT is not set")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-edge-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        log = directory.appendingPathComponent("requests.log")
+        let ready = directory.appendingPathComponent("ready.json")
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [
+            TestEnvironment.repositoryRoot.appendingPathComponent("Tools/testenv/edgeserver.py").path,
+            "--certs", URL(fileURLWithPath: certificate).deletingLastPathComponent().path, "--ready", ready.path,
+            "--log", log.path, "--h1-port", "0", "--h2-port", "0", "--lifetime", "120",
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        var ports: [String: Any]?
+        for _ in 0..<200 where ports == nil {
+            if let data = try? Data(contentsOf: ready) { ports = try JSONSerialization.jsonObject(with: data) as? [String: Any] }
+            if ports == nil { usleep(25_000) }
+        }
+        let found = try #require(ports, "edgeserver.py did not start within 5 s")
+        h1 = URL(string: "http://127.0.0.1:\(found["h1"] as? Int ?? 0)")!
+        h2 = URL(string: "https://127.0.0.1:\(found["h2"] as? Int ?? 0)")!
+    }
+
+    /// How many times a request with this method and path reached the server.
+    func count(_ method: HTTPMethod, _ path: String) -> Int {
+        let lines = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        return lines.split(separator: "\n").filter { $0.hasSuffix(" \(method.rawValue) \(path)") }.count
+    }
+
+    func stop() {
+        // SIGKILL: a child of the test runner may inherit a signal mask that blocks SIGTERM.
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+extension TransportSuites.StaleConnectionServerTests {
+    /// Warms a connection to `base` with a GET, then sends `method` on it; the outcome.
+    static func send(_ method: HTTPMethod, to base: URL, safe: Bool? = nil, body: Data? = nil) async throws -> Result<Int, SluiceError> {
+        let session = try Transport.session { $0.maximumConnectionsPerHost = 1 }
+        _ = try await session.data(for: HTTPRequest(url: base.appendingPathComponent("warm")))
+        var request = HTTPRequest(url: base.appendingPathComponent("target"), method: method)
+        request.isSafeToRepeat = safe
+        do throws(SluiceError) {
+            if let body { return .success(try await session.upload(for: request, from: .bytes(body)).response.statusCode) }
+            return .success(try await session.data(for: request).response.statusCode)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    @Test("over HTTP/2 and HTTP/1.1 against edgeserver.py: a POST arrives once and fails; a GET and a PUT arrive twice and succeed")
+    func bothProtocols() async throws {
+        let server = try EdgeServer()
+        defer { server.stop() }
+        for base in [server.h2, server.h1] {
+            let label = base.scheme == "https" ? "HTTP/2" : "HTTP/1.1"
+            let before = (post: server.count(.post, "/target"), get: server.count(.get, "/target"), put: server.count(.put, "/target"))
+            let post = try await Self.send(.post, to: base, body: Data("a=1".utf8))
+            #expect(server.count(.post, "/target") - before.post == 1, "\(label): POST")
+            if case .failure(let error) = post { #expect(error.code == .connectionLost, "\(label)") } else { Issue.record("\(label): \(post)") }
+            let get = try await Self.send(.get, to: base)
+            #expect(try get.get() == 200, "\(label)")
+            #expect(server.count(.get, "/target") - before.get == 2, "\(label): GET")
+            let put = try await Self.send(.put, to: base, body: Data("b=2".utf8))
+            #expect(try put.get() == 200, "\(label)")
+            #expect(server.count(.put, "/target") - before.put == 2, "\(label): PUT")
         }
     }
 }

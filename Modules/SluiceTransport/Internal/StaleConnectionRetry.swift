@@ -35,4 +35,21 @@ struct StaleConnectionRetry: Equatable {
 
     /// A byte of an answer arrived (a header line, an interim response).
     mutating func answerBegan() { answered = true }
+
+    /// A new attempt of the same request starts (Sluice sends it again): the count of sendings starts
+    /// over, whether it was repeated already does not.
+    mutating func attemptStarted() {
+        sendings = 0
+        answered = false
+    }
+
+    /// The attempt ended with a failure libcurl did not retry itself: whether Sluice sends the request
+    /// once more on a new connection. Yes when the connection was reused, died (`connectionDied`) before any
+    /// byte of an answer, and the request may be repeated and was not yet (an HTTP/2 server that closed
+    /// the connection just as the stream went out: libcurl 7.88 fails that stream rather than retrying).
+    mutating func attemptFailed(connectionDied: Bool, reusedConnection: Bool, mayBeRepeated: Bool) -> Bool {
+        guard connectionDied, reusedConnection, sendings > 0, !answered, mayBeRepeated, !repeated else { return false }
+        repeated = true
+        return true
+    }
 }

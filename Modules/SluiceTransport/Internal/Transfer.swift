@@ -331,7 +331,9 @@ final class Transfer: @unchecked Sendable {
         bytesSent = 0
         bytesReceived = 0
         bytesAlreadyHeld = 0
-        staleConnection = StaleConnectionRetry()
+        // A new request (a redirect's) may be repeated once again; the same request (after a 401, or
+        // sent again after a dead connection) may not.
+        if requestChanged { staleConnection = StaleConnectionRetry() } else { staleConnection.attemptStarted() }
         errorBuffer[0] = 0
         idleWatch.restart()
         if requestChanged {
@@ -667,8 +669,30 @@ final class Transfer: @unchecked Sendable {
         let transaction = makeTransaction()
         metrics.transactions.append(transaction)
         lastCode = code
+        if code != CURLE_OK, failure == nil,
+            staleConnection.attemptFailed(
+                connectionDied: Self.isConnectionDeath(code), reusedConnection: transaction.reusedConnection,
+                mayBeRepeated: request.mayBeRepeated)
+        {
+            // The reused connection died before a byte of the answer (an HTTP/2 server closing it just as
+            // the stream went out): once more, on a new connection.
+            do throws(SluiceError) {
+                try sink.reset()
+                return .redirect(request)
+            } catch {
+                return .complete(.failure(attach(error)))
+            }
+        }
         return proceed(attempts.attemptEnded(
             succeeded: code == CURLE_OK, callbackFailed: failure != nil, statusCode: responseHead?.statusCode))
+    }
+
+    /// Whether libcurl's `code` says the connection ended under the request (closed, reset, an HTTP/2
+    /// stream or connection error) rather than anything about the request itself.
+    static func isConnectionDeath(_ code: CURLcode) -> Bool {
+        // CURLE_PARTIAL_FILE: libcurl 7.88's code for an HTTP/2 stream whose connection closed under it
+        // ("stream was not closed cleanly"); it counts only when no byte of an answer came (the caller checks).
+        [CURLE_HTTP2_STREAM, CURLE_HTTP2, CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING].contains(code)
     }
 
     /// Goes on with the caller's answer to the question of a ``Step/decide(_:)`` (engine thread).
