@@ -17,6 +17,8 @@ DEB_PACKAGES=(
     brotli
     zstd
     nginx-light
+    # nghttpd, a second HTTP/2 server: the prior-knowledge tests run it.
+    nghttp2-server
     pkg-config
     openssl
     ca-certificates

@@ -20,6 +20,13 @@ struct EasyHandleInfo {
         return Int64(head) + offset(CURLINFO_SIZE_DOWNLOAD_T) + offset(CURLINFO_SIZE_UPLOAD_T)
     }
 
+    /// The bytes of request head libcurl sent in this attempt (`CURLINFO_REQUEST_SIZE`): 0 when nothing went out.
+    var requestHeadBytes: Int {
+        var value = 0
+        sluice_easy_getinfo_long(easy, CURLINFO_REQUEST_SIZE, &value)
+        return value
+    }
+
     /// OpenSSL's verification result for the peer's chain.
     var verifyResult: Int {
         var value = 0

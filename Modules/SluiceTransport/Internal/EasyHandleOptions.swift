@@ -47,6 +47,10 @@ enum EasyHandleOptions {
         if let proxy = setup.proxy { proxy.withCString { _ = sluice_easy_setopt_string(easy, CURLOPT_PROXY, $0) } }
         if setup.startsCookieEngine { sluice_easy_setopt_string(easy, CURLOPT_COOKIEFILE, "") }
         if setup.usesLargeReceiveBuffer { sluice_easy_setopt_long(easy, CURLOPT_BUFFERSIZE, 512 * 1024) }
+        if setup.usesOwnConnection {
+            sluice_easy_setopt_long(easy, CURLOPT_FRESH_CONNECT, 1)
+            sluice_easy_setopt_long(easy, CURLOPT_FORBID_REUSE, 1)
+        }
     }
 
     private static func applyMethod(

@@ -48,4 +48,6 @@ struct EasyHandleSetup {
     var startsCookieEngine: Bool
     /// A 512 KiB receive buffer, for downloads and streams.
     var usesLargeReceiveBuffer: Bool
+    /// A new connection for this request, closed after it (`CURLOPT_FRESH_CONNECT`, `CURLOPT_FORBID_REUSE`).
+    var usesOwnConnection = false
 }

@@ -11,6 +11,9 @@ final class SharedConfiguration: Sendable {
     /// The same for each host with settings of its own (``SessionConfiguration/tlsByHost``), by the
     /// host lowercased.
     private let tlsByHost: [String: CurlTLSOptions]
+    /// The origins (`host:port`) whose clear-text HTTP/2 connections libcurl cannot reuse: the session
+    /// gives each request to them a connection of its own (``Transfer``'s prior-knowledge workaround).
+    private let priorKnowledgeReuseBroken = Locked<Set<String>>([])
 
     init(_ value: SessionConfiguration) {
         self.value = value
@@ -22,6 +25,16 @@ final class SharedConfiguration: Sendable {
             if host == key || byHost[key] == nil { byHost[key] = CurlTLSOptions(settings) }
         }
         tlsByHost = byHost
+    }
+
+    /// Whether clear-text HTTP/2 connections to `origin` must not be reused.
+    func avoidsReusingPriorKnowledge(to origin: String) -> Bool {
+        priorKnowledgeReuseBroken.withLock { $0.contains(origin) }
+    }
+
+    /// Notes that libcurl failed to reuse a clear-text HTTP/2 connection to `origin`.
+    func priorKnowledgeReuseFailed(to origin: String) {
+        _ = priorKnowledgeReuseBroken.withLock { $0.insert(origin) }
     }
 
     /// The TLS settings for a request to `url`: its host's own (``SessionConfiguration/tlsByHost``),

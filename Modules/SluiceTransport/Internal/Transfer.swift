@@ -137,6 +137,9 @@ final class Transfer: @unchecked Sendable {
     private var bytesAlreadyHeld: Int64 = 0
     /// Whether libcurl may send the request again in this attempt after a reused connection died.
     private var staleConnection = StaleConnectionRetry()
+    /// Whether this request, sent with HTTP/2 prior knowledge over clear text, was sent again on a
+    /// connection of its own after libcurl failed to reuse one (``finish(code:)``).
+    private var resentOnOwnConnection = false
     /// The TLS settings of the current attempt (they depend on the request's host).
     private var tls: CurlTLSOptions { prepared.tls }
     /// What the current request's attempts need from Swift values, made before the engine sees the
@@ -360,6 +363,7 @@ final class Transfer: @unchecked Sendable {
         // give is noted, so a connection it then drops reads as a refused client certificate.
         clientCertificateRequested = false
         let httpVersion = configuration.httpVersion
+        let usesPriorKnowledge = httpVersion == .http2 && !prepared.overTLS
         let curlVersion = switch httpVersion {
         case .http1_1: SLUICE_CURL_HTTP_VERSION_1_1
         case .http2OverTLS: SLUICE_CURL_HTTP_VERSION_2TLS
@@ -382,7 +386,9 @@ final class Transfer: @unchecked Sendable {
             // Credentials go to the original origin only.
             credential: credential.flatMap { RedirectPlanner.sameOrigin(request.url, originalURL) ? $0 : nil },
             proxy: configuration.proxyURL?.absoluteString, startsCookieEngine: startingCookieEngine,
-            usesLargeReceiveBuffer: task.kind == .download || task.kind == .stream)
+            usesLargeReceiveBuffer: task.kind == .download || task.kind == .stream,
+            usesOwnConnection: usesPriorKnowledge
+                && (resentOnOwnConnection || sharedConfiguration.avoidsReusingPriorKnowledge(to: Self.origin(request.url))))
         EasyHandleOptions.apply(setup, to: easy)
     }
 
@@ -669,6 +675,22 @@ final class Transfer: @unchecked Sendable {
         let transaction = makeTransaction()
         metrics.transactions.append(transaction)
         lastCode = code
+        if code == CURLE_HTTP2, failure == nil, configuration.httpVersion == .http2, !prepared.overTLS,
+            transaction.reusedConnection, !resentOnOwnConnection, let easy, EasyHandleInfo(easy: easy).requestHeadBytes == 0
+        {
+            // libcurl 7.88 fails every request on a reused clear-text HTTP/2 connection to some servers
+            // (Apache, nghttpd) with a framing error, before sending a byte of it; `curl
+            // --http2-prior-knowledge` fails the same way. Nothing went out, so any method is sent again, on
+            // a connection of its own; the session gives later requests to this origin their own too.
+            resentOnOwnConnection = true
+            sharedConfiguration.priorKnowledgeReuseFailed(to: Self.origin(request.url))
+            do throws(SluiceError) {
+                try sink.reset()
+                return .redirect(request)
+            } catch {
+                return .complete(.failure(attach(error)))
+            }
+        }
         if code != CURLE_OK, failure == nil,
             staleConnection.attemptFailed(
                 connectionDied: Self.isConnectionDeath(code), reusedConnection: transaction.reusedConnection,
@@ -685,6 +707,11 @@ final class Transfer: @unchecked Sendable {
         }
         return proceed(attempts.attemptEnded(
             succeeded: code == CURLE_OK, callbackFailed: failure != nil, statusCode: responseHead?.statusCode))
+    }
+
+    /// `host:port` of `url`, lowercased, with the scheme's default port filled in.
+    static func origin(_ url: URL) -> String {
+        "\(hostName(url)):\(url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80))"
     }
 
     /// Whether libcurl's `code` says the connection ended under the request (closed, reset, an HTTP/2

@@ -1,0 +1,91 @@
+import Foundation
+import SluiceCore
+import SluiceTestSupport
+@testable import SluiceTransport
+import Testing
+
+extension TransportSuites {
+    /// Clear-text HTTP/2 with prior knowledge against nghttpd, which libcurl 7.88 cannot reuse a connection
+    /// to (a framing error before the request goes out; `curl --http2-prior-knowledge` fails the same way).
+    @Suite("HTTP/2 prior knowledge against nghttpd", .serialized)
+    struct PriorKnowledgeTests {
+        /// nghttpd serving `directory` in clear text on a free port, logging every frame; stopped by its PID.
+        final class Nghttpd {
+            let process = Process()
+            let output: URL
+            let url: URL
+
+            init(serving directory: URL) throws {
+                let binary = "/usr/sbin/nghttpd"
+                try #require(FileManager.default.isExecutableFile(atPath: binary), "no \(binary): Tools/testenv/install.sh installs nghttp2-server")
+                let port = try Self.freePort()
+                output = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-nghttpd-\(UUID()).log")
+                _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+                process.executableURL = URL(fileURLWithPath: binary)
+                process.arguments = ["-v", "--no-tls", "-d", directory.path, "--address=127.0.0.1", String(port)]
+                process.standardOutput = try FileHandle(forWritingTo: output)
+                process.standardError = FileHandle.nullDevice
+                try process.run()
+                url = URL(string: "http://127.0.0.1:\(port)")!
+                for _ in 0..<200 {
+                    if (try? String(contentsOf: output, encoding: .utf8))?.contains("listen") == true { return }
+                    usleep(25_000)
+                }
+                stop()
+                Issue.record("nghttpd did not start within 5 s")
+            }
+
+            static func freePort() throws -> Int {
+                let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+                defer { close(descriptor) }
+                var address = sockaddr_in()
+                address.sin_family = sa_family_t(AF_INET)
+                address.sin_addr.s_addr = inet_addr("127.0.0.1")
+                var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+                _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) } }
+                _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) } }
+                return Int(UInt16(bigEndian: address.sin_port))
+            }
+
+            /// How many requests with `method` nghttpd received.
+            func received(_ method: HTTPMethod) -> Int {
+                let log = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+                return log.components(separatedBy: ":method: \(method.rawValue)\n").count - 1
+            }
+
+            func stop() {
+                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+                process.waitUntilExit()
+                try? FileManager.default.removeItem(at: output)
+            }
+        }
+
+        @Test("every request succeeds, each method arriving once: the first reuse fails before sending and goes again on a connection of its own, later requests get their own at once")
+        func everyRequestOnce() async throws {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-nghttpd-www-\(UUID())")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            try Data("hello\n".utf8).write(to: directory.appendingPathComponent("a"))
+            let server = try Nghttpd(serving: directory)
+            defer { server.stop() }
+            let session = try Transport.session { $0.httpVersion = .http2 }
+            let methods: [HTTPMethod] = [.get, .get, .post, .put, .get, .delete]
+            var transactions: [[TaskMetrics.Transaction]] = []
+            for method in methods {
+                var request = HTTPRequest(url: server.url.appendingPathComponent("a"), method: method)
+                if method == .post || method == .put { request.body = .bytes(Data("x=1".utf8)) }
+                let response = try await session.data(for: request)
+                #expect(response.response.httpVersion == .http2, "\(method)")
+                transactions.append(response.metrics.transactions)
+            }
+            // The second request found the first's connection, failed on it before sending, and went on a new one.
+            #expect(transactions[1].count == 2)
+            #expect(transactions[1].first?.reusedConnection == true)
+            #expect(transactions[1].first?.statusCode == 0)
+            #expect(transactions.dropFirst(2).allSatisfy { $0.count == 1 && $0[0].reusedConnection == false })
+            for method in Set(methods) {
+                #expect(server.received(method) == methods.filter { $0 == method }.count, "\(method) arrived \(server.received(method)) times")
+            }
+        }
+    }
+}
