@@ -12,7 +12,7 @@ TESTENV := Tools/testenv
 REPORT_DIR ?= reports/conformance
 SWIFT_TEST_FLAGS ?=
 
-.PHONY: all install build test run servers stop benchmarks fuzz sanitize soak clean
+.PHONY: all install build test run servers stop benchmarks fuzz sanitize soak interop clean
 
 all: build
 
@@ -77,6 +77,12 @@ soak: install
 sanitize: install
 	@SWIFT=$(SWIFT) $(TESTENV)/sanitize.sh thread
 	@SWIFT=$(SWIFT) $(TESTENV)/sanitize.sh address
+
+## interop: Sluice against nginx, Apache with mod_http2 and nghttpd over HTTP/1.1, HTTP/2 and clear-text
+## HTTP/2 (installs Apache and nghttpd when missing); the matrix goes to reports/interop/matrix.md.
+interop: install
+	@$(SWIFT) build --product sluice-interop 2>&1 | tail -n 1
+	@SWIFT=$(SWIFT) SLUICE_TESTENV_SKIP_INSTALL=1 SLUICE_TESTENV_LARGE_FILES=0 $(TESTENV)/run.sh $(TESTENV)/interop.sh
 
 clean:
 	@$(TESTENV)/stop.sh || true

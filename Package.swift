@@ -148,6 +148,11 @@ let package = Package(
         .executableTarget(
             name: "sluice-exit-probe", dependencies: ["SluiceTransport"], path: "Tests/ExitProbe"),
         tests("SluiceConformanceTests", dependencies: ["SluiceConformance", "CZlib"]),
+        // The interoperability matrix against servers nobody on the team wrote (make interop, not part of
+        // make test).
+        .executableTarget(
+            name: "sluice-interop", dependencies: ["SluiceTransport", "SluiceGzip", "SluiceBrotli", "SluiceZstd"],
+            path: "Tools/Interop"),
         // A mixed workload through the fault proxy for make soak (not part of make test).
         .executableTarget(
             name: "sluice-soak", dependencies: ["SluiceTransport", "SluiceGzip", "SluiceConformance", "CSluiceHeap"], path: "Tools/Soak"),
