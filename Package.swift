@@ -153,6 +153,10 @@ let package = Package(
         .executableTarget(
             name: "sluice-interop", dependencies: ["SluiceTransport", "SluiceGzip", "SluiceBrotli", "SluiceZstd"],
             path: "Tools/Interop"),
+        // Uploads a file as a multipart form and prints its peak memory, for SluiceMultipartTests.
+        .executableTarget(
+            name: "sluice-multipart-probe", dependencies: ["SluiceMultipart", "SluiceTransport"],
+            path: "Tests/MultipartMemoryProbe"),
         // A mixed workload through the fault proxy for make soak (not part of make test).
         .executableTarget(
             name: "sluice-soak", dependencies: ["SluiceTransport", "SluiceGzip", "SluiceConformance", "CSluiceHeap"], path: "Tools/Soak"),
