@@ -39,6 +39,8 @@ test: build
 	@SWIFT=$(SWIFT) $(TESTENV)/check-walkthrough.sh > .build/walkthrough.log 2>&1 || { cat .build/walkthrough.log; exit 1; }
 	@tail -n 1 .build/walkthrough.log
 	@SLUICE_TESTENV_SKIP_INSTALL=1 SLUICE_TESTENV_LARGE_FILES=1 $(TESTENV)/run.sh $(SWIFT) test --skip-build --disable-xctest $(SWIFT_TEST_FLAGS)
+	@SLUICE_TESTENV_SKIP_INSTALL=1 $(TESTENV)/run.sh $(TESTENV)/check-multipart-memory.sh \
+		"$$($(SWIFT) build --show-bin-path)/sluice-multipart-probe" 2>&1 | grep -v '^testenv:'
 
 ## run: sluice-conformance against freshly started servers; prints where the report is.
 run: install

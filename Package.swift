@@ -155,7 +155,7 @@ let package = Package(
             path: "Tools/Interop"),
         // Uploads a file as a multipart form and prints its peak memory, for SluiceMultipartTests.
         .executableTarget(
-            name: "sluice-multipart-probe", dependencies: ["SluiceMultipart", "SluiceTransport"],
+            name: "sluice-multipart-probe", dependencies: ["SluiceMultipart", "SluiceTransport", "CSluiceHeap"],
             path: "Tests/MultipartMemoryProbe"),
         // A mixed workload through the fault proxy for make soak (not part of make test).
         .executableTarget(

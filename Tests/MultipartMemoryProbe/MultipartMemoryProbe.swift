@@ -1,3 +1,4 @@
+import CSluiceHeap
 import Foundation
 import SluiceMultipart
 import SluiceTransport
@@ -25,7 +26,9 @@ enum MultipartMemoryProbe {
             var usage = rusage()
             getrusage(RUSAGE_SELF.rawValue, &usage)
             let sent = result.metrics.transactions.last?.bytesSent ?? -1
-            print("{\"status\": \(result.response.statusCode), \"bytes\": \(sent), \"peakKiB\": \(usage.ru_maxrss)}")
+            let inUse = sluice_heap_bytes_in_use() / 1024
+            let fromSystem = sluice_heap_bytes_from_system() / 1024
+            print("{\"status\": \(result.response.statusCode), \"bytes\": \(sent), \"peakKiB\": \(usage.ru_maxrss), \"heapInUseKiB\": \(inUse), \"heapFromSystemKiB\": \(fromSystem)}")
         } catch {
             FileHandle.standardError.write(Data("sluice-multipart-probe: \(error)\n".utf8))
             exit(1)

@@ -35,8 +35,18 @@ final class BodyReadAhead: @unchecked Sendable {
         case failed(SluiceError)
     }
 
+    /// Bytes read from the stream, waiting for the engine: `count` bytes at the start of `bytes`.
+    private struct Chunk {
+        var bytes: [UInt8]
+        var count: Int
+    }
+
     private struct State {
-        var chunks: [Data] = []
+        var chunks: [Chunk] = []
+        /// Buffers the engine has emptied, for the next reads: the stream is read straight into one, and
+        /// reads and takes hand the same few back and forth, instead of copying each read into a new
+        /// `Data` made on the reader's thread and freed on the engine's.
+        var spare: [[UInt8]] = []
         /// Bytes of the first chunk already taken.
         var offset = 0
         var buffered = 0
@@ -63,8 +73,6 @@ final class BodyReadAhead: @unchecked Sendable {
     private let queue: DispatchQueue
     /// Asks the engine to continue the paused transfer; from the reader's queue.
     private let wake: @Sendable () -> Void
-    /// The buffer reads go into: one read runs at a time.
-    private var scratch: [UInt8]
     /// The stream to start over before the first read, if any (the caller's stream under an encoding
     /// one); later rewinds rewind ``stream``.
     private var firstRewind: (any BodyStream)?
@@ -86,7 +94,6 @@ final class BodyReadAhead: @unchecked Sendable {
         self.window = window
         self.chunkSize = chunkSize
         self.wake = wake
-        self.scratch = [UInt8](repeating: 0, count: chunkSize)
         self.firstRewind = rewinding
         self.state = LockedStorage.make(State(reading: true, rewindPending: rewinding != nil))
         schedule(after: nil)
@@ -111,14 +118,14 @@ final class BodyReadAhead: @unchecked Sendable {
             var copied = 0
             while copied < buffer.count, let chunk = state.chunks.first {
                 let count = min(buffer.count - copied, chunk.count - state.offset)
-                chunk.withUnsafeBytes { bytes in
+                chunk.bytes.withUnsafeBytes { bytes in
                     UnsafeMutableRawBufferPointer(rebasing: buffer[copied..<copied + count])
                         .copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[state.offset..<state.offset + count]))
                 }
                 copied += count
                 state.offset += count
                 if state.offset == chunk.count {
-                    state.chunks.removeFirst()
+                    state.spare.append(state.chunks.removeFirst().bytes)
                     state.offset = 0
                 }
             }
@@ -135,6 +142,7 @@ final class BodyReadAhead: @unchecked Sendable {
     /// its next read.
     func rewind() {
         let readMore = state.withLock { state -> Bool in
+            state.spare += state.chunks.map(\.bytes)
             state.chunks.removeAll()
             state.offset = 0
             state.buffered = 0
@@ -176,6 +184,8 @@ final class BodyReadAhead: @unchecked Sendable {
             return (state.generation, state.rewindPending)
         }
         guard let start else { return }
+        // A buffer the engine emptied, or a new one the first times.
+        var buffer = state.withLock { $0.spare.popLast() } ?? [UInt8](repeating: 0, count: chunkSize)
         let outcome: Result<Int, SluiceError>
         if start.rewind, case .failure(let error) = rewindStream() {
             outcome = .failure(error)
@@ -185,28 +195,33 @@ final class BodyReadAhead: @unchecked Sendable {
                 state.paced = true
                 return true
             }
+            state.withLock { $0.spare.append(buffer) }
             if stillCurrent { return schedule(after: delay) }
             return finishDiscarded()
         } else {
-            outcome = scratch.withUnsafeMutableBytes { buffer in
-                Result { () throws(SluiceError) -> Int in try stream.read(into: buffer) }
+            outcome = buffer.withUnsafeMutableBytes { bytes in
+                Result { () throws(SluiceError) -> Int in try stream.read(into: bytes) }
             }
         }
-        let data: Data? = if case .success(let count) = outcome, count > 0 { Data(scratch[0..<count]) } else { nil }
         let (wakeEngine, readMore) = state.withLock { state -> (Bool, Bool) in
             state.reading = false
             guard !state.closed else { return (false, false) }
             guard state.generation == start.generation else {
                 // Rewound meanwhile: this read is stale; read again from the start.
+                state.spare.append(buffer)
                 state.reading = true
                 return (false, true)
             }
             switch outcome {
-            case .success(0): state.ended = true
+            case .success(0):
+                state.ended = true
+                state.spare.append(buffer)
             case .success(let count):
-                if let data { state.chunks.append(data) }
+                state.chunks.append(Chunk(bytes: buffer, count: count))
                 state.buffered += count
-            case .failure(let error): state.error = error
+            case .failure(let error):
+                state.error = error
+                state.spare.append(buffer)
             }
             let wakeEngine = state.engineWaits
             state.engineWaits = false
