@@ -47,7 +47,7 @@ public final class NetworkReachabilityManager: Sendable {
         var monitor: ReachabilityMonitor?
         /// Increases on every start and stop; reports of an earlier monitoring run are dropped.
         var generation: UInt64 = 0
-        var queue = DispatchQueue.main
+        var queue: DispatchQueue
         var listener: Listener?
         var continuations: [UInt64: AsyncStream<NetworkReachabilityStatus>.Continuation] = [:]
         var nextContinuationID: UInt64 = 0
@@ -56,7 +56,10 @@ public final class NetworkReachabilityManager: Sendable {
     /// What this manager watches.
     let target: ReachabilityTarget
     private let classifier: InterfaceClassifier
-    private let state = Locked(State())
+    private let state: Locked<State>
+    /// Where statuses go when ``startMonitoring(queue:onChange:)`` is given no queue: a serial queue of
+    /// this manager's own.
+    private let ownQueue = DispatchQueue(label: "org.sluice.reachability")
 
     /// A manager for any usable network (the default route), like AFNetworking's `manager`.
     public convenience init() {
@@ -97,6 +100,7 @@ public final class NetworkReachabilityManager: Sendable {
     init(target: ReachabilityTarget, classifier: InterfaceClassifier = InterfaceClassifier()) {
         self.target = target
         self.classifier = classifier
+        self.state = Locked(State(queue: ownQueue))
     }
 
     deinit {
@@ -160,7 +164,8 @@ public final class NetworkReachabilityManager: Sendable {
     /// Sets the closure that receives each status, like AFNetworking's
     /// `setReachabilityStatusChangeBlock:`. `nil` (the default) removes it.
     ///
-    /// It runs on the queue given to ``startMonitoring(queue:onChange:)`` (the main queue by default).
+    /// It runs on the queue given to ``startMonitoring(queue:onChange:)`` (by default a serial queue of
+    /// the manager's own).
     public func setReachabilityStatusChangeBlock(_ block: Listener?) {
         state.withLock { $0.listener = block }
     }
@@ -178,13 +183,16 @@ public final class NetworkReachabilityManager: Sendable {
     /// status again).
     ///
     /// - Parameters:
-    ///   - queue: Where the closure runs and the notification is posted. Default: the main queue.
+    ///   - queue: Where the closure runs and the notification is posted. Default `nil`: a serial queue of
+    ///     the manager's own, not the main queue, which a Linux program seldom runs (as
+    ///     `SessionConfiguration.completionQueue`); pass `.main` where the main queue is serviced.
     ///   - onChange: Replaces the closure set by ``setReachabilityStatusChangeBlock(_:)``. Default
     ///     `nil`: keep that closure.
     /// - Throws: ``SluiceError`` with code ``SluiceError/Code/reachabilityNetlinkUnavailable`` when
     ///   an rtnetlink socket cannot be opened, or ``SluiceError/Code/reachabilityThreadFailed`` when
     ///   the monitor thread cannot start. The manager is not monitoring then.
-    public func startMonitoring(queue: DispatchQueue = .main, onChange: Listener? = nil) throws(SluiceError) {
+    public func startMonitoring(queue: DispatchQueue? = nil, onChange: Listener? = nil) throws(SluiceError) {
+        let queue = queue ?? ownQueue
         let (generation, previous) = state.withLock { state in
             state.generation &+= 1
             state.queue = queue

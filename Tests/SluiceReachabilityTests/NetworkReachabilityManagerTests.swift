@@ -9,6 +9,24 @@ import Testing
 /// monitor threads and sockets of the whole process.
 @Suite("NetworkReachabilityManager", .serialized)
 struct NetworkReachabilityManagerTests {
+    @Test("by default statuses go to a queue of the manager's own: they arrive with the main queue blocked")
+    func defaultQueueIsNotMain() async throws {
+        let manager = NetworkReachabilityManager(address: .ipv4Loopback)
+        let releaseMain = DispatchSemaphore(value: 0)
+        DispatchQueue.main.async { releaseMain.wait() }
+        defer { releaseMain.signal() }
+        let received = DispatchSemaphore(value: 0)
+        let onMain = Locked<Bool?>(nil)
+        try manager.startMonitoring { _ in
+            onMain.withLock { $0 = Thread.isMainThread }
+            received.signal()
+        }
+        defer { manager.stopMonitoring() }
+        let waited = await Task.detached { received.wait(timeout: .now() + 10) }.value
+        #expect(waited == .success, "no status within 10 s with the main queue blocked")
+        #expect(onMain.withLock { $0 } == false)
+    }
+
     @Test("startMonitoring reports the current status at once: closure on its queue, stream, notification")
     func immediateReport() async throws {
         let manager = NetworkReachabilityManager(address: .ipv4Loopback)
@@ -65,7 +83,7 @@ struct NetworkReachabilityManagerTests {
         #expect(shared.status == manager.status)
     }
 
-    @Test("the main queue is the default delivery queue")
+    @Test("the main queue delivers when asked for")
     func mainQueue() async throws {
         let manager = NetworkReachabilityManager(address: .ipv4Loopback)
         let recorder = StatusRecorder()
@@ -77,7 +95,7 @@ struct NetworkReachabilityManagerTests {
             onMain.withLock { $0 = DispatchQueue.getSpecific(key: Self.queueKey) == "main" }
             recorder.record(status)
         }
-        try manager.startMonitoring()
+        try manager.startMonitoring(queue: .main)
         defer { manager.stopMonitoring() }
         #expect(await recorder.wait(for: 1) == [.reachable(.loopback)])
         #expect(onMain.withLock { $0 } == true)

@@ -102,7 +102,7 @@ enum ModuleSamples {
 
     static func reachability() throws {
         let manager = NetworkReachabilityManager.shared           // any usable network
-        try manager.startMonitoring { status in                   // on the main queue by default
+        try manager.startMonitoring { status in                   // on a queue of the manager's own by default
             print(status)                                         // "Reachable via Ethernet", "Not Reachable", ...
         }
     }
