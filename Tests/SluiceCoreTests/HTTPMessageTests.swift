@@ -14,6 +14,9 @@ struct HTTPMessageTests {
         #expect(request.shouldHandleCookies)
         #expect(request.cachePolicy == .useProtocolCachePolicy)
         #expect(request.description == "GET http://127.0.0.1:8080/get?x=1")
+        let withCredentials = HTTPRequest(url: "https://alice:s3cret@example.com/a", method: .post)
+        #expect(withCredentials.description == "POST https://example.com/a")
+        #expect(withCredentials.url.password == "s3cret")
     }
 
     @Test("a request from a literal needs no try; one from a runtime string throws")

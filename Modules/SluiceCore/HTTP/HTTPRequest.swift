@@ -244,6 +244,7 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
         return last | 0x20 == UInt8(ascii: "s") && utf8.next() == nil
     }
 
-    /// `METHOD url`.
-    public var description: String { "\(method) \(url.absoluteString)" }
+    /// `METHOD url`, the URL without its user name and password (``RequestTarget``): a request printed
+    /// into a log or a test's output does not show them. ``url`` keeps them.
+    public var description: String { RequestTarget(self).description }
 }
