@@ -49,9 +49,16 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// Whether the method is idempotent by RFC 9110 (GET, HEAD, PUT, DELETE, OPTIONS, TRACE), and so
     /// safe to retry.
     public var isIdempotent: Bool {
+        // The methods as written almost always: answered without making a new string (the transport
+        // asks for every request it sends).
+        switch rawValue {
+        case "GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE": return true
+        case "POST", "PATCH", "CONNECT": return false
+        default: break
+        }
         switch rawValue.uppercased() {
-        case "GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE": true
-        default: false
+        case "GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE": return true
+        default: return false
         }
     }
 

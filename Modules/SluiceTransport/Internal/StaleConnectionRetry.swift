@@ -48,7 +48,9 @@ struct StaleConnectionRetry: Equatable {
     /// byte of an answer, and the request may be repeated and was not yet (an HTTP/2 server that closed
     /// the connection just as the stream went out: libcurl 7.88 fails that stream rather than retrying).
     mutating func attemptFailed(connectionDied: Bool, reusedConnection: Bool, mayBeRepeated: Bool) -> Bool {
-        guard connectionDied, reusedConnection, sendings > 0, !answered, mayBeRepeated, !repeated else { return false }
+        // `sendings` may be 0: the pre-request callback that counts them is left out for a plain-HTTP
+        // request that may be repeated.
+        guard connectionDied, reusedConnection, !answered, mayBeRepeated, !repeated else { return false }
         repeated = true
         return true
     }

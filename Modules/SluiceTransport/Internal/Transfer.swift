@@ -380,9 +380,11 @@ final class Transfer: @unchecked Sendable {
             connectTimeoutMilliseconds: Self.milliseconds(configuration.connectTimeout),
             totalTimeoutMilliseconds: totalTimeout, minimumTransferRate: configuration.minimumTransferRate,
             method: method, headerList: headerList, tls: tls,
-            // Always: besides the TLS checks, the callback keeps libcurl from sending a request again after
-            // a reused connection died, unless it may be repeated (StaleConnectionRetry).
-            checksConnectionBeforeSending: true,
+            // Besides the TLS checks, the callback keeps libcurl from sending a request that may not be
+            // repeated again after a reused connection died (StaleConnectionRetry). One that may be is left
+            // to libcurl, which sends it again at most once (its second try is on a new connection).
+            checksConnectionBeforeSending: (prepared.overTLS && (tls.serverTrustEvaluator != nil || tls.clientIdentity == nil))
+                || !request.mayBeRepeated,
             // Credentials go to the original origin only.
             credential: credential.flatMap { RedirectPlanner.sameOrigin(request.url, originalURL) ? $0 : nil },
             proxy: configuration.proxyURL?.absoluteString, startsCookieEngine: startingCookieEngine,
@@ -679,17 +681,12 @@ final class Transfer: @unchecked Sendable {
             transaction.reusedConnection, !resentOnOwnConnection, let easy, EasyHandleInfo(easy: easy).requestHeadBytes == 0
         {
             // libcurl 7.88 fails every request on a reused clear-text HTTP/2 connection to some servers
-            // (Apache, nghttpd) with a framing error, before sending a byte of it; `curl
+            // (nghttpd; Apache, reported) with a framing error, before sending a byte of it; `curl
             // --http2-prior-knowledge` fails the same way. Nothing went out, so any method is sent again, on
             // a connection of its own; the session gives later requests to this origin their own too.
             resentOnOwnConnection = true
             sharedConfiguration.priorKnowledgeReuseFailed(to: Self.origin(request.url))
-            do throws(SluiceError) {
-                try sink.reset()
-                return .redirect(request)
-            } catch {
-                return .complete(.failure(attach(error)))
-            }
+            return sendAgain()
         }
         if code != CURLE_OK, failure == nil,
             staleConnection.attemptFailed(
@@ -698,15 +695,20 @@ final class Transfer: @unchecked Sendable {
         {
             // The reused connection died before a byte of the answer (an HTTP/2 server closing it just as
             // the stream went out): once more, on a new connection.
-            do throws(SluiceError) {
-                try sink.reset()
-                return .redirect(request)
-            } catch {
-                return .complete(.failure(attach(error)))
-            }
+            return sendAgain()
         }
         return proceed(attempts.attemptEnded(
             succeeded: code == CURLE_OK, callbackFailed: failure != nil, statusCode: responseHead?.statusCode))
+    }
+
+    /// The same request once more, as a new attempt of this task: what the sink holds is dropped.
+    private func sendAgain() -> Step {
+        do throws(SluiceError) {
+            try sink.reset()
+            return .redirect(request)
+        } catch {
+            return .complete(.failure(attach(error)))
+        }
     }
 
     /// `host:port` of `url`, lowercased, with the scheme's default port filled in.
