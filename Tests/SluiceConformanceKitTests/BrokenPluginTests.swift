@@ -19,7 +19,10 @@ struct BrokenPluginTests {
 
     @Test("the plugin done right passes every rule and every probe, which the report lists")
     func goodPlugin() async {
-        let report = await PluginContract(samples: Self.samples, concatenatingMediaTypes: ["text/x-pairs"]).check(PairsPlugin())
+        // A generous call timeout: the repeated-body probe decodes 1 and 2 MiB, which a sanitizer's build
+        // (make sanitize) takes well over the default 5 s for.
+        let report = await PluginContract(samples: Self.samples, callTimeout: 60, concatenatingMediaTypes: ["text/x-pairs"])
+            .check(PairsPlugin())
         #expect(report.passed, "\(report)")
         let rules = report.findings.map(\.rule)
         for probe in ContractProbe.allCases {
@@ -71,7 +74,7 @@ struct BrokenPluginTests {
         let plugin = PairsPlugin(serializer: { TruncatingSerializer() })
         let quiet = await PluginContract(samples: Self.samples).check(plugin)
         #expect(quiet.passed, "without concatenatingMediaTypes the probe does not run: \(quiet)")
-        let report = await PluginContract(samples: Self.samples, concatenatingMediaTypes: ["text/x-pairs"]).check(plugin)
+        let report = await PluginContract(samples: Self.samples, callTimeout: 60, concatenatingMediaTypes: ["text/x-pairs"]).check(plugin)
         let failed = Self.failedRules(report)
         #expect(failed.contains("probe repeated body: sample \"two pairs\" (text/x-pairs)"), "\(report)")
         #expect(report.failures.first?.detail?.contains("cuts large bodies short") == true)
