@@ -17,17 +17,19 @@ public struct ByteStream: AsyncSequence, Sendable {
     public typealias Element = Data
 
     let buffer: StreamBuffer
-    let consumer: StreamConsumer
+    /// Cancels the task when the last copy goes away before the end; `nil` for the view of the body the
+    /// pipeline's layers get (dropping that cancels nothing: the caller's stream is made at delivery).
+    let consumer: StreamConsumer?
 
-    init(buffer: StreamBuffer) {
+    init(buffer: StreamBuffer, cancelsWhenDropped: Bool = true) {
         self.buffer = buffer
-        self.consumer = StreamConsumer(buffer: buffer)
+        self.consumer = cancelsWhenDropped ? StreamConsumer(buffer: buffer) : nil
     }
 
     /// The iterator.
     public struct AsyncIterator: AsyncIteratorProtocol {
         let buffer: StreamBuffer
-        let consumer: StreamConsumer
+        let consumer: StreamConsumer?
 
         /// The next chunk, or `nil` at the end of the body.
         ///
@@ -56,6 +58,8 @@ final class StreamBuffer: Sendable {
         var outcome: SluiceError??  // nil: running; .some(nil): finished; .some(error): failed
         var waiter: CheckedContinuation<Data?, any Error>?
         var paused = false
+        /// A body whose observers see the chunks as the consumer takes them, and the end.
+        var observed: HTTPLayerBody?
     }
     private let state = Locked(State())
     let limit: Int
@@ -69,6 +73,12 @@ final class StreamBuffer: Sendable {
         self.resumeTransfer = resumeTransfer
         self.cancelTransfer = cancelTransfer
     }
+
+    /// Whether the consumer is as far behind as the limit.
+    var isFull: Bool { state.withLock { $0.bufferedBytes >= limit } }
+
+    /// Lets `body`'s observers see the chunks as the consumer takes them, and the end.
+    func observe(_ body: HTTPLayerBody) { state.withLock { $0.observed = body } }
 
     /// The consumer dropped the stream: cancel a transfer that has not ended.
     func consumerGone() {
@@ -114,6 +124,18 @@ final class StreamBuffer: Sendable {
     }
 
     func next() async throws -> Data? {
+        guard let observed = state.withLock({ $0.observed }) else { return try await nextChunk() }
+        do {
+            let chunk = try await nextChunk()
+            if let chunk { observed.notify(chunk: chunk) } else { observed.notify(end: .success(())) }
+            return chunk
+        } catch {
+            observed.notify(end: .failure(error as? SluiceError ?? SluiceError(.transportFailed, "\(error)")))
+            throw error
+        }
+    }
+
+    private func nextChunk() async throws -> Data? {
         enum Step {
             case chunk(Data, resume: Bool)
             case end(SluiceError?)
@@ -145,7 +167,7 @@ final class StreamBuffer: Sendable {
         switch step {
         case .chunk(let chunk, let resume):
             if resume { resumeTransfer() }
-            if chunk.isEmpty { return try await next() }
+            if chunk.isEmpty { return try await nextChunk() }
             return chunk
         case .end(let error):
             if let error { throw error }
@@ -168,7 +190,7 @@ final class StreamBuffer: Sendable {
             }
             // A chunk handed over directly; otherwise (end, or something arrived meanwhile) look again.
             if let delivered, !delivered.isEmpty { return delivered }
-            return try await next()
+            return try await nextChunk()
         }
     }
 }

@@ -12,6 +12,11 @@ public protocol EventMonitor: Sendable {
     func taskDidSuspend(_ task: SessionTask)
     /// The task completed, with its error (`nil` on success) and metrics.
     func taskDidComplete(_ task: SessionTask, error: SluiceError?, metrics: TaskMetrics?)
+    /// A hop of the task is about to go down the pipeline below the follow-ups: the request as the
+    /// caller made it (0), then each redirect and authentication round.
+    func task(_ task: SessionTask, willSend request: HTTPRequest, hop: Int)
+    /// A hop of the task was answered, by the network, the cache, or a layer (`source`).
+    func task(_ task: SessionTask, didReceive response: HTTPResponse, from source: ResponseSource, hop: Int)
 }
 
 extension EventMonitor {
@@ -21,6 +26,10 @@ extension EventMonitor {
     public func taskDidSuspend(_ task: SessionTask) {}
     /// Does nothing.
     public func taskDidComplete(_ task: SessionTask, error: SluiceError?, metrics: TaskMetrics?) {}
+    /// Does nothing.
+    public func task(_ task: SessionTask, willSend request: HTTPRequest, hop: Int) {}
+    /// Does nothing.
+    public func task(_ task: SessionTask, didReceive response: HTTPResponse, from source: ResponseSource, hop: Int) {}
 }
 
 /// Posted when ``SessionConfiguration/postsTaskNotifications`` is on.

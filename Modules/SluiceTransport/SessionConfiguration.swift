@@ -92,6 +92,18 @@ public struct SessionConfiguration: Sendable {
     /// Bytes a streaming response may buffer before the transfer is paused. Default 1 MiB.
     public var streamBufferLimit: Int = 1 << 20
 
+    /// The caller's layers, at the top of the session's pipeline, top first: each sees every request
+    /// sent through the session once, whichever API sent it, before redirects and authentication rounds
+    /// are followed, and may answer it without the network (docs/transport.md). Default none.
+    public var layers: [any HTTPLayer] = []
+    /// The cache slot, below the bridge (so it sees each hop's request with the session's default
+    /// headers and `Accept-Encoding`) and above the network layers: a layer that answers from storage,
+    /// revalidates, or passes the hop on. Default `nil`: no cache.
+    public var cache: (any HTTPLayer)?
+    /// Layers just above the network, top first: each sees every hop (each redirect and authentication
+    /// round) as it will be sent. Test stubs, tracing and metrics go here. Default none.
+    public var networkLayers: [any HTTPLayer] = []
+
     /// Creates a configuration with the defaults.
     public init() {}
 

@@ -88,8 +88,24 @@ public final class SessionTask: TransportTask, Identifiable, CustomStringConvert
         var metrics: TaskMetrics?
         var progress = ProgressState()
         var progressContinuations: [UUID: AsyncStream<TransferProgress>.Continuation] = [:]
-        /// The task's transfer until the task completes (the two refer to each other until then).
+        /// The transfer of the hop on the network now, if one is (it refers to the task until it ends).
         var transfer: Transfer?
+        /// The task's pipeline call while it runs (it refers to the task until the task completes).
+        var call: PipelineCall?
+        /// What starts a task of the completion-handler API when it is first resumed, or completes it
+        /// with the error given (cancelled before it started, the session invalidated). It does not
+        /// refer to the task: a task released without being resumed is freed.
+        var starter: (@Sendable (SessionTask, SluiceError?) -> Void)?
+
+        /// The counts as a report, with the progress streams to tell; `nil` when there are none.
+        func progressReport() -> (TransferProgress, [AsyncStream<TransferProgress>.Continuation])? {
+            guard !progressContinuations.isEmpty else { return nil }
+            let update = TransferProgress(
+                bytesSent: progress.sent, totalBytesToSend: progress.totalToSend >= 0 ? progress.totalToSend : nil,
+                bytesReceived: progress.received,
+                totalBytesExpected: progress.totalExpected >= 0 ? progress.totalExpected : nil)
+            return (update, Array(progressContinuations.values))
+        }
 
         /// The response, made from the head at the first call.
         mutating func madeResponse() -> HTTPResponse? {
@@ -126,6 +142,20 @@ public final class SessionTask: TransportTask, Identifiable, CustomStringConvert
     public var error: SluiceError? { mutable.withLock { $0.error } }
     /// The metrics, once completed.
     public var metrics: TaskMetrics? { mutable.withLock { $0.metrics } }
+    /// Whether ``cancel()`` was called: the task completes (or completed) with
+    /// ``SluiceError/Code/cancelled``.
+    public var isCancelled: Bool { mutable.withLock { $0.lifecycle.wasCancelled } }
+
+    /// Counts `count` more response bytes delivered (a body a layer answered with), of `total` when
+    /// known, and tells the progress streams.
+    func recordDelivered(_ count: Int, of total: Int64?) {
+        let listeners = mutable.withLock { state -> (TransferProgress, [AsyncStream<TransferProgress>.Continuation])? in
+            state.progress.update(received: state.progress.received + Int64(count), totalExpected: total ?? state.progress.totalExpected)
+            return state.progressReport()
+        }
+        guard let (update, continuations) = listeners else { return }
+        for continuation in continuations { continuation.yield(update) }
+    }
 
     /// Starts the task, or continues it after ``suspend()``. Does nothing once completed or cancelled.
     public func resume() { controller.resume(self) }

@@ -9,32 +9,23 @@ extension SluiceError.Code {
     public static let connectTimedOut: Self = "transport.connectTimedOut"
     /// No bytes moved for longer than the idle timeout.
     public static let idleTimedOut: Self = "transport.idleTimedOut"
-    /// The whole transfer took longer than the resource timeout.
-    public static let resourceTimedOut: Self = "transport.resourceTimedOut"
     /// The TLS handshake failed for a reason without a `security.*` code of its own (no common
     /// protocol version or cipher, a broken handshake). Untrusted, expired and pinned-out servers have
     /// their own codes (``untrustedChain``, ``certificateExpired``, ``pinnedKeyMismatch``, ...).
     public static let tlsFailed: Self = "transport.tlsFailed"
-    /// More redirects than allowed, or a redirect loop.
-    public static let tooManyRedirects: Self = "transport.tooManyRedirects"
-    /// A redirect was refused by the redirect policy, or its `Location` was unusable.
-    public static let redirectRefused: Self = "transport.redirectRefused"
     /// The transfer moved slower than ``SessionConfiguration/minimumTransferRate`` for its whole window.
     public static let transferTooSlow: Self = "transport.transferTooSlow"
     /// The server's response cannot be read safely: `Content-Length` fields that disagree (RFC 9112
     /// §6.3, an unrecoverable framing error; the connection is closed, not reused), or more interim
     /// (`1xx`) responses than ``SessionConfiguration/maximumInterimResponses``.
     public static let invalidResponse: Self = "transport.invalidResponse"
-    // `cancelled` is declared in SluiceCore: the HTTPTransport contract names it.
+    // `cancelled`, `transportFailed`, `downloadFailed`, `resourceTimedOut`, `tooManyRedirects` and
+    // `redirectRefused` are declared in SluiceCore: the pipeline's layer contract names them.
     /// The connection ended before the response was complete.
     public static let connectionLost: Self = "transport.connectionLost"
-    /// A downloaded file could not be written or moved to its destination.
-    public static let downloadFailed: Self = "transport.downloadFailed"
     /// The partial file of ``ResumeData`` is missing, or is not the file the resume data describes
     /// (another length or modification time): continuing it would splice two files.
     public static let resumeDataInvalid: Self = "transport.resumeDataInvalid"
     /// The session was invalidated and takes no new tasks.
     public static let sessionInvalidated: Self = "transport.sessionInvalidated"
-    /// Any other transport failure; ``SluiceError/library`` holds libcurl's code and message.
-    public static let transportFailed: Self = "transport.failed"
 }

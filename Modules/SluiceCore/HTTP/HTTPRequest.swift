@@ -38,6 +38,8 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
         var cachePolicy = CachePolicy.useProtocolCachePolicy
         var contentEncoding: String?
         var isSafeToRepeat: Bool?
+        var redirectPolicy: RedirectPolicy?
+        var resourceTimeout: TimeInterval?
 
         init(url: URL, method: HTTPMethod, headers: HTTPHeaders, body: HTTPBody, timeout: TimeInterval?) {
             self.url = url
@@ -53,6 +55,8 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
             copy.cachePolicy = cachePolicy
             copy.contentEncoding = contentEncoding
             copy.isSafeToRepeat = isSafeToRepeat
+            copy.redirectPolicy = redirectPolicy
+            copy.resourceTimeout = resourceTimeout
             return copy
         }
     }
@@ -122,6 +126,21 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
     public var isSafeToRepeat: Bool? {
         get { storage.isSafeToRepeat }
         _modify { yield &unique().isSafeToRepeat }
+    }
+
+    /// What to do when this request's response redirects; `nil` (the default) follows the session's
+    /// policy. Read by the session's follow-ups for each hop of the request.
+    public var redirectPolicy: RedirectPolicy? {
+        get { storage.redirectPolicy }
+        _modify { yield &unique().redirectPolicy }
+    }
+
+    /// Seconds the whole request may take, redirects and authentication rounds included; `nil` (the
+    /// default) uses the session's resource timeout. Past it the request fails with
+    /// ``SluiceError/Code/resourceTimedOut``.
+    public var resourceTimeout: TimeInterval? {
+        get { storage.resourceTimeout }
+        _modify { yield &unique().resourceTimeout }
     }
 
     /// ``isSafeToRepeat``, or the method's idempotence when it is `nil`.

@@ -30,16 +30,20 @@ public struct TaskMetrics: Sendable, Hashable {
         public let remoteAddress: String?
         /// The peer's port, when connected.
         public let remotePort: Int?
+        /// Where the response came from: ``ResponseSource/network`` for an exchange on a connection, else
+        /// the cache or the layer that answered (no connection, no timings).
+        public var source: ResponseSource
 
         /// A transaction with these figures; a transport fills it in, a test double makes one up.
         ///
         /// - Parameters: Each as the property of the same name; the timings default to 0, the counts
-        ///   to 0, `reusedConnection` to `false`, the remote address and port to `nil`.
+        ///   to 0, `reusedConnection` to `false`, the remote address and port to `nil`, `source` to
+        ///   ``ResponseSource/network``.
         public init(
             url: URL, statusCode: Int, httpVersion: String?, nameLookup: TimeInterval = 0, connect: TimeInterval = 0,
             tlsHandshake: TimeInterval = 0, timeToFirstByte: TimeInterval = 0, total: TimeInterval = 0,
             bytesSent: Int64 = 0, bytesReceived: Int64 = 0, reusedConnection: Bool = false,
-            remoteAddress: String? = nil, remotePort: Int? = nil
+            remoteAddress: String? = nil, remotePort: Int? = nil, source: ResponseSource = .network
         ) {
             self.url = url
             self.statusCode = statusCode
@@ -54,6 +58,7 @@ public struct TaskMetrics: Sendable, Hashable {
             self.reusedConnection = reusedConnection
             self.remoteAddress = remoteAddress
             self.remotePort = remotePort
+            self.source = source
         }
     }
 
@@ -75,6 +80,10 @@ public struct TaskMetrics: Sendable, Hashable {
         self.startDate = startDate
         self.duration = duration
     }
+
+    /// Where the final response came from (the last transaction's ``Transaction/source``);
+    /// ``ResponseSource/network`` when there is no transaction.
+    public var source: ResponseSource { transactions.last?.source ?? .network }
 
     /// The number of redirects followed.
     public var redirectCount: Int { max(0, transactions.count - 1) }

@@ -10,6 +10,8 @@ public protocol TransportTask: AnyObject, Sendable {
     var response: HTTPResponse? { get }
     /// The counts so far, as a stream of reports ending when the task ends.
     var progressUpdates: AsyncStream<TransferProgress> { get }
+    /// Whether ``cancel()`` was called (or the task ended cancelled).
+    var isCancelled: Bool { get }
     /// Stops the attempt; it ends with ``SluiceError/Code/cancelled``. Does nothing once it has ended.
     func cancel()
     /// Pauses the attempt until ``resume()``.

@@ -14,17 +14,9 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
         case suspend(Transfer)
         case resume(Transfer)
         case continueStream(Transfer)
-        /// The caller's code answered the question a transfer waits on.
-        case decided(Transfer, PendingDecision.Answer)
         /// A job of a Swift task that prefers this engine as its executor.
         case run(UnownedJob)
         case stop(cancelling: Bool)
-
-        /// An answer of the caller's code, which the engine takes even while it drains.
-        var isAnswer: Bool {
-            if case .decided = self { return true }
-            return false
-        }
     }
 
     // Immutable after init; the handles are used on the engine thread only (wakeup is thread-safe).
@@ -32,8 +24,8 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
     private let share: UnsafeMutableRawPointer
     /// DNS and TLS sessions, plus the cookie store, for transfers that handle cookies.
     private let cookieShare: UnsafeMutableRawPointer
-    /// Work for the engine thread; `accepting` is false once a stop is queued (answers are still taken),
-    /// `finished` once the thread has left its loop (nothing is taken then).
+    /// Work for the engine thread; `accepting` is false once a stop is queued, `finished` once the thread
+    /// has left its loop.
     private let commands = Locked<(queue: [Command], accepting: Bool, finished: Bool, sleeping: Bool)>(([], true, false, false))
     /// The engine thread's kernel id once it runs (for diagnostics and tests), else 0.
     let threadID = Locked<Int32>(0)
@@ -77,8 +69,6 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
     /// Kept while no transfer runs (it then does not wake the engine).
     private var nextIdleCheck: ContinuousClock.Instant?
     private var stopping: Bool?  // nil: running; true: cancel everything; false: drain
-    /// Transfers between attempts, waiting for the caller's redirect or challenge handler.
-    private var deciding: [ObjectIdentifier: Transfer] = [:]
     /// Transfers that ended in this turn of the loop, handed to their completions together.
     private var ended: [(Transfer, Transfer.Ending)] = []
     /// The most transfers attached at once since the heap was last given back (see ``releaseHeapAfterBurst()``).
@@ -113,10 +103,9 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
     @discardableResult
     func submit(_ command: Command) -> Bool {
         let (accepted, wake) = commands.withLock { state -> (Bool, Bool) in
-            // An answer is taken while the engine drains: the transfer waiting for it keeps it running.
-            // Once the thread has ended, nothing is: a command left in the queue would hold its transfer,
-            // and through its task the session and this engine, for good.
-            guard !state.finished, state.accepting || command.isAnswer else { return (false, false) }
+            // Once the thread has ended, nothing is taken: a command left in the queue would hold its
+            // transfer, and through its task the session and this engine, for good.
+            guard !state.finished, state.accepting else { return (false, false) }
             if case .stop = command { state.accepting = false }
             state.queue.append(command)
             // One wake-up per sleep is enough: later commands are picked up with the first.
@@ -155,9 +144,9 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
                 batch.removeAll(keepingCapacity: true)
                 if !ranJobs { break }
             }
-            if let cancelling = stopping, (active.isEmpty && deciding.isEmpty) || cancelling {
+            if let cancelling = stopping, active.isEmpty || cancelling {
                 if cancelling { cancelAll() }
-                if active.isEmpty && deciding.isEmpty {
+                if active.isEmpty {
                     deliverEnded()
                     break
                 }
@@ -169,7 +158,6 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
                 finish(easy, code: message.pointee.data.result)
             }
             failIdleTransfers()
-            if !deciding.isEmpty { failOverdueDecisions() }
             deliverEnded()
             // Sleep only when no command arrived meanwhile; submitters wake the poll once it is set.
             let idle = commands.withLock { state -> Bool in
@@ -182,8 +170,7 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
                 commands.withLock { $0.sleeping = false }
             }
         }
-        // Answers that came after the last turn (their transfers ended already, cancelled by the stop)
-        // are dropped here, outside the lock.
+        // Jobs that came after the last turn run elsewhere; the rest is dropped here, outside the lock.
         let left = commands.withLock { state in
             state.finished = true
             defer { state.queue.removeAll() }
@@ -203,15 +190,13 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
         switch command {
         case .start(let transfer):
             if stopping != nil {
-                transfer.end(.failure(SluiceError(.sessionInvalidated, "the session was invalidated", request: transfer.task.currentRequest)))
+                transfer.end(.failure(SluiceError(.sessionInvalidated, "the session was invalidated", request: transfer.request)))
                 return
             }
+            // Cancelled before the engine got to it.
+            if let error = transfer.cancellation.withLock({ $0 }) { return transfer.end(.failure(transfer.attach(error))) }
             attach(transfer)
         case .cancel(let transfer, let error):
-            if deciding.removeValue(forKey: ObjectIdentifier(transfer)) != nil {
-                ended.append((transfer, .failure(transfer.attach(error))))
-                return
-            }
             guard let easy = handle(of: transfer) else { return }
             curl_multi_remove_handle(multi, easy)
             complete(transfer, easy: easy, result: .failure(transfer.attach(error)))
@@ -224,10 +209,6 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
         case .continueStream(let transfer):
             guard let easy = handle(of: transfer), transfer.streamCanContinue() else { return }
             unpause(easy)
-        case .decided(let transfer, let answer):
-            // Gone when the task was cancelled meanwhile.
-            guard deciding.removeValue(forKey: ObjectIdentifier(transfer)) != nil else { return }
-            carryOut(transfer.resume(after: answer), for: transfer, easy: nil)
         case .run(let job):
             job.runSynchronously(on: asUnownedTaskExecutor())
         case .stop(let cancelling):
@@ -279,17 +260,6 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
     /// The longest ``idleCheckInterval(forTimeout:)``.
     private static let longestIdleCheckInterval = Duration.seconds(1)
 
-    /// Ends the transfers whose resource timeout passed while they waited for the caller's code (checked
-    /// every turn, so at least once a second).
-    private func failOverdueDecisions() {
-        let now = ContinuousClock.now
-        for (id, transfer) in deciding {
-            guard let error = transfer.resourceTimeoutError(at: now) else { continue }
-            deciding[id] = nil
-            ended.append((transfer, .failure(error)))
-        }
-    }
-
     /// How long the engine may sleep: a second, or less when an idle check of running transfers is due sooner.
     private func pollTimeout() -> Int32 {
         guard !active.isEmpty, let next = nextIdleCheck else { return 1000 }
@@ -310,7 +280,7 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
             easy = curl_easy_init()
         }
         guard let easy else {
-            transfer.end(.failure(SluiceError(.transportFailed, "curl_easy_init failed", request: transfer.task.currentRequest)))
+            transfer.end(.failure(SluiceError(.transportFailed, "curl_easy_init failed", request: transfer.request)))
             return
         }
         let starting = handlesCookies && !cookieEngineOn
@@ -360,22 +330,16 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
         carryOut(transfer.finish(code: code), for: transfer, easy: easy)
     }
 
-    /// Does what a transfer's step asks: the next attempt, the end, or a question to the caller's code.
-    /// `easy` is the handle of the attempt that just ended, `nil` after a question (it went back then).
-    private func carryOut(_ step: Transfer.Step, for transfer: Transfer, easy: UnsafeMutableRawPointer?) {
+    /// Does what a transfer's step asks: another attempt, or the end. `easy` is the handle of the
+    /// attempt that just ended.
+    private func carryOut(_ step: Transfer.Step, for transfer: Transfer, easy: UnsafeMutableRawPointer) {
         switch step {
-        case .redirect:
+        case .sendAgain:
             release(easy, of: transfer)
             attach(transfer)
         case .complete(let result):
             release(easy, of: transfer)
             ended.append((transfer, result))
-        case .decide(let question):
-            release(easy, of: transfer)
-            deciding[ObjectIdentifier(transfer)] = transfer
-            PendingDecision.queue.async { [self] in
-                submit(.decided(transfer, question.ask()))
-            }
         }
     }
 
@@ -479,10 +443,5 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
             complete(transfer, easy: easy, result: .failure(transfer.attach(
                 SluiceError(.cancelled, "the session was invalidated while the task ran"))))
         }
-        for transfer in deciding.values {
-            ended.append((transfer, .failure(transfer.attach(
-                SluiceError(.cancelled, "the session was invalidated while the task waited for its redirect or challenge handler")))))
-        }
-        deciding.removeAll()
     }
 }

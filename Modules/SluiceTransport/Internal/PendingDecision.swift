@@ -1,40 +1,52 @@
 import Dispatch
+import Foundation
 import SluiceCore
 
-/// A question a transfer puts to the caller's code between two attempts: where to redirect, or which
-/// credential answers a 401.
+/// A question the follow-ups put to the caller's code between two hops: the redirect policy's closure,
+/// or the challenge handler.
 ///
-/// The caller's closures may block or take their time, so the engine never runs them on its own
-/// thread: it sets the transfer aside (its easy handle back in the pool), asks on ``queue``, and goes
-/// on with the answer when it comes back. Meanwhile the session's other transfers run; cancelling the
-/// task ends it at once, and the answer, when it comes, is dropped.
-enum PendingDecision: Sendable {
-    /// The redirect policy's `decide` closure, given the planned request and the redirect response.
-    case redirect(
-        proposed: HTTPRequest, response: HTTPResponse, leavesOrigin: Bool,
-        @Sendable (_ next: HTTPRequest, _ response: HTTPResponse) -> HTTPRequest?)
-    /// The session's challenge handler, given the request and its 401.
-    case challenge(request: HTTPRequest, response: HTTPResponse, AuthenticationChallengeHandler)
-
-    /// What the caller's code answered.
-    enum Answer: Sendable {
-        /// The request to follow (`nil`: deliver the redirect response), and whether the planned one left
-        /// the origin.
-        case redirect(HTTPRequest?, leavesOrigin: Bool)
-        /// The credential to retry with, `nil` to deliver the 401.
-        case credential(Credential?)
-    }
-
-    /// Where the questions are asked: off the engine thread, several at once.
+/// The caller's closures may block or take their time, so they run on ``queue``, never on a session's
+/// engine thread or the calling task's executor; the hop's call waits for the answer, and ends at once
+/// when its task is cancelled or its resource timeout passes (the answer, when it comes, is dropped).
+enum PendingDecision {
+    /// Where the questions are asked: several at once.
     static let queue = DispatchQueue(label: "sluice.decisions", qos: .userInitiated, attributes: .concurrent)
 
-    /// Runs the caller's closure (on ``queue``) and returns its answer.
-    func ask() -> Answer {
-        switch self {
-        case .redirect(let proposed, let response, let leavesOrigin, let decide):
-            .redirect(decide(proposed, response), leavesOrigin: leavesOrigin)
-        case .challenge(let request, let response, let handler):
-            .credential(handler(request, response))
+    /// How a wait for an answer stands.
+    private enum Wait<Answer: Sendable> {
+        case waiting(CheckedContinuation<Result<Answer, SluiceError>, Never>)
+        case done
+    }
+
+    /// Runs `question` on ``queue`` and returns its answer, unless `call` is cancelled or `deadline`
+    /// passes first.
+    ///
+    /// - Throws: ``SluiceError/Code/cancelled``, or `timeoutError` at the deadline.
+    static func ask<Answer: Sendable>(
+        _ question: @escaping @Sendable () -> Answer, for call: PipelineCall, request: HTTPRequest,
+        deadline: ContinuousClock.Instant?, timeoutError: @escaping @Sendable () -> SluiceError
+    ) async throws(SluiceError) -> Answer {
+        let wait = Locked<Wait<Answer>?>(nil)
+        let answer = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Answer, SluiceError>, Never>) in
+            wait.withLock { $0 = .waiting(continuation) }
+            let end: @Sendable (Result<Answer, SluiceError>) -> Void = { result in
+                let waiting = wait.withLock { state -> CheckedContinuation<Result<Answer, SluiceError>, Never>? in
+                    guard case .waiting(let continuation) = state else { return nil }
+                    state = .done
+                    return continuation
+                }
+                waiting?.resume(returning: result)
+            }
+            call.whileWaiting {
+                end(.failure(SluiceError(.cancelled, "the task was cancelled while its handler decided", request: request)))
+            }
+            if let deadline {
+                let seconds = max(0, Double((deadline - ContinuousClock.now) / .milliseconds(1)) / 1000)
+                queue.asyncAfter(deadline: .now() + seconds) { end(.failure(timeoutError())) }
+            }
+            queue.async { end(.success(question())) }
         }
+        call.whileWaiting(nil)
+        return try answer.get()
     }
 }

@@ -7,7 +7,7 @@ import Glibc
 
 /// Where a transfer's (decoded) response body goes. Written on the engine thread only; read by the
 /// completion after the transfer ended (the engine's hand-off orders the two).
-protocol ResponseSink: AnyObject {
+protocol ResponseSink: AnyObject, Sendable {
     /// The response head arrived; the body follows.
     func begin(_ head: ResponseHead) throws(SluiceError)
     /// Body bytes.
@@ -227,15 +227,24 @@ final class FileSink: ResponseSink, @unchecked Sendable {
 
 /// Hands the body to a ``ByteStream`` consumer.
 final class StreamSink: ResponseSink, @unchecked Sendable {
-    let buffer: StreamBuffer
-    let onResponse: @Sendable (HTTPResponse) -> Void
-
-    init(buffer: StreamBuffer, onResponse: @escaping @Sendable (HTTPResponse) -> Void) {
-        self.buffer = buffer
-        self.onResponse = onResponse
+    /// The call the stream belongs to, set before the call starts; weak, as the call holds the sink.
+    final class CallReference: @unchecked Sendable {
+        weak var call: PipelineCall?
     }
 
-    func begin(_ head: ResponseHead) throws(SluiceError) { onResponse(head.makeResponse()) }
+    let buffer: StreamBuffer
+    let reference = CallReference()
+
+    init(limit: Int) {
+        let reference = self.reference
+        buffer = StreamBuffer(
+            limit: limit,
+            resumeTransfer: { reference.call?.streamCanContinue() },
+            cancelTransfer: { reference.call?.task.cancel() })
+    }
+
+    /// The body begins: its hop's head is handed to the call.
+    func begin(_ head: ResponseHead) throws(SluiceError) { reference.call?.streamHopEvent(.success(()), ended: nil) }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(SluiceError) { buffer.append(bytes) }
 

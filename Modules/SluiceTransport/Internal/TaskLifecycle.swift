@@ -55,6 +55,8 @@ struct TaskLifecycle: Equatable {
     }
     /// Whether the transfer had been handed to the engine when the task was cancelled or completed.
     private var startedBeforeEnd = false
+    /// Whether the task was cancelled (it completes, or completed, cancelled).
+    private(set) var wasCancelled = false
 
     /// The state a caller sees: a created task reads as suspended, as in URLSession.
     var state: SessionTask.State {
@@ -92,10 +94,12 @@ struct TaskLifecycle: Equatable {
         switch phase {
         case .created:
             phase = .cancelling
+            wasCancelled = true
             return .endTransfer
         case .running, .suspended:
             startedBeforeEnd = true
             phase = .cancelling
+            wasCancelled = true
             return .cancelTransfer
         case .cancelling, .completed:
             return .none

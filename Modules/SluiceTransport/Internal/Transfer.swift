@@ -3,33 +3,33 @@ import Foundation
 import SluiceCore
 import Synchronization
 
-/// One task's life on the engine: its easy handle's configuration, the curl callbacks, response
-/// parsing, content decoding, redirects and the outcome.
+/// One hop of a call on the engine: its easy handle's configuration, the curl callbacks, response
+/// parsing, content decoding and the outcome. Redirects and authentication rounds are the pipeline's
+/// follow-ups, above: each hop is a transfer of its own.
 ///
 /// Everything but the `let`s is touched on the engine thread only; the engine retains a transfer
 /// while curl may call back into it.
 final class Transfer: @unchecked Sendable {
     /// How a finished attempt continues.
     enum Step {
-        /// Send this request next (a followed redirect), on the same task.
-        case redirect(HTTPRequest)
-        /// The task is done.
+        /// Send the same request once more, on a new connection (the reused one died first).
+        case sendAgain
+        /// The hop is done.
         case complete(Ending)
-        /// The caller's code decides how the transfer goes on: the engine asks it off its own thread and
-        /// hands the answer to ``resume(after:)``.
-        case decide(PendingDecision)
     }
 
-    /// How a task ended: with an error, or successfully — its final request, response head and metrics
-    /// are then ``request``, ``responseHead`` and ``metrics``, which the engine no longer changes.
+    /// How a hop ended: with an error, or successfully — its request, response head, metrics and any
+    /// body kept aside are then ``request``, ``responseHead``, ``metrics`` and ``heldAsideBody``, which
+    /// the engine no longer changes.
     typealias Ending = Result<Void, SluiceError>
 
-    /// The task this transfer runs. Held from the start of an awaited transfer, and from
-    /// ``holdTask()`` on for one whose caller got the task suspended: until then the caller holds the task
-    /// and the task its transfer, so a task released without being resumed is freed, with its transfer.
-    var task: SessionTask { heldTask ?? taskBeforeStart! }
-    private var heldTask: SessionTask?
-    private weak var taskBeforeStart: SessionTask?
+    /// The task of the call this hop belongs to.
+    let task: SessionTask
+    /// What the call's follow-ups and its clock say about this hop.
+    let hop: HopSettings
+    /// Set when the task is cancelled before the engine has attached the transfer: the engine ends it
+    /// at once instead of starting it.
+    let cancellation = Locked<SluiceError?>(nil)
     private let sharedConfiguration: SharedConfiguration
     /// The session's configuration, read in place.
     var configuration: SessionConfiguration { _read { yield sharedConfiguration.value } }
@@ -104,25 +104,20 @@ final class Transfer: @unchecked Sendable {
     private var headParser: ResponseHeadParser
     /// The current response's head; engine thread only until the transfer ended.
     private(set) var responseHead: ResponseHead?
-    /// The task's attempts: redirects followed, the challenge handler asked, where the body stands.
-    private var attempts: TransferAttempts
-    /// The credential for this attempt.
-    private var credential: Credential?
-    /// How the last attempt ended, for a failure decided after a question to the caller's code.
-    private var lastCode = CURLE_OK
-    /// The redirect to follow, once decided.
-    private var nextRequest: HTTPRequest?
-    /// What the challenge handler offered for the last 401.
-    private var offeredCredential: Credential?
-    private let originalURL: URL
-    private var redirectBody = Data()
+    /// Whether the current response may be followed up (a redirect, a 401 with a challenge handler):
+    /// its body is kept aside in ``heldAsideBody`` rather than delivered, until the follow-ups decide.
+    private var holdsBodyAside = false
+    /// Whether the current response's body was begun (its sink told of the head).
+    private var bodyBegun = false
+    /// The decoded body of a response kept aside (at most 1 MiB is kept).
+    private(set) var heldAsideBody: Data?
     private var decoder: (any ContentDecoder)?
     private var decoderBudgetOutput: Int64 = 0
     /// Engine thread only until the transfer ended.
     private(set) var metrics = TaskMetrics()
-    /// When the first attempt was configured: the resource timeout counts the whole task from here,
-    /// redirects and authentication rounds included.
-    private var startedAt: ContinuousClock.Instant?
+    /// When the call started: the resource timeout counts the whole call from here, redirects and
+    /// authentication rounds included.
+    private var startedAt: ContinuousClock.Instant { hop.startedAt }
     /// Watches the bytes this attempt moves (head and body, both ways) for the idle timeout: the
     /// request's own timeout, else the session's; 0 for none.
     private var idleWatch: IdleWatch
@@ -142,30 +137,24 @@ final class Transfer: @unchecked Sendable {
     private var resentOnOwnConnection = false
     /// The TLS settings of the current attempt (they depend on the request's host).
     private var tls: CurlTLSOptions { prepared.tls }
-    /// What the current request's attempts need from Swift values, made before the engine sees the
-    /// transfer (on the submitting thread) and again after each redirect.
-    private var prepared: Prepared
-    /// Whether ``request`` was replaced (a followed redirect) since ``prepared`` was made.
-    private var requestChanged = false
+    /// What the request's attempts need from Swift values, made before the engine sees the transfer (on
+    /// the submitting thread).
+    private let prepared: Prepared
     /// Whether ``request`` passed `validateForSending()`: checked where the transfer is made (on the thread
-    /// that starts the task, not the engine's) and again for each redirect.
+    /// that starts the task, not the engine's).
     private var requestValidated = false
 
-    /// A transfer for `request`. Without a `completion`, a caller of the async API awaits it with
-    /// ``wait(_:)``.
+    /// A hop for `request`. Without a `completion`, the pipeline's exchange awaits it with ``wait(_:)``.
     init(
-        task: SessionTask, request: HTTPRequest, configuration: SharedConfiguration, sink: any ResponseSink,
-        completion: (@Sendable (Transfer, Ending) -> Void)?
+        task: SessionTask, request: HTTPRequest, hop: HopSettings, configuration: SharedConfiguration,
+        sink: any ResponseSink, completion: (@Sendable (Transfer, Ending) -> Void)?
     ) {
-        if completion == nil { heldTask = task } else { taskBeforeStart = task }
+        self.task = task
+        self.hop = hop
         self.request = request
         self.sharedConfiguration = configuration
         self.sink = sink
         self.completion = completion
-        self.originalURL = request.url
-        self.credential = configuration.value.credential
-        self.attempts = TransferAttempts(
-            kind: task.kind, hasChallengeHandler: configuration.value.authenticationChallengeHandler != nil)
         self.idleWatch = IdleWatch(timeout: request.timeout ?? configuration.value.idleTimeout)
         self.prepared = Prepared(request: request, configuration: configuration)
         // The head's buffer is made here, on the thread that starts the task, not by the engine.
@@ -177,14 +166,8 @@ final class Transfer: @unchecked Sendable {
         requestValidated = (try? request.validateForSending()) != nil
     }
 
-    /// Whether a caller of the async API awaits this transfer (and completes its task itself).
+    /// Whether the pipeline's exchange awaits this transfer.
     var isAwaited: Bool { completion == nil }
-
-    /// Holds the task from its start to the transfer's end. Called under the task's lock as the task is
-    /// first resumed, before the engine sees the transfer.
-    func holdTask() {
-        if heldTask == nil { heldTask = taskBeforeStart }
-    }
 
     /// Ends the task with `result`, from whichever thread ended it. An awaited transfer hands its
     /// caller the result, once (later calls do nothing), resuming it if it waits already; the
@@ -214,6 +197,22 @@ final class Transfer: @unchecked Sendable {
         if !published { awaiter.resume(returning: earlyResult!.result) }
     }
 
+    /// What the call's follow-ups and its clock say about one hop.
+    struct HopSettings {
+        /// When the call started: its resource timeout counts from here.
+        let startedAt: ContinuousClock.Instant
+        /// Seconds the whole call may take, `nil` for no limit.
+        let resourceTimeout: TimeInterval?
+        /// The credential libcurl sends (to the call's original origin only).
+        let credential: Credential?
+        /// The follow-ups as they stand, to tell which responses may be followed up (their bodies are
+        /// kept aside); `nil` when none may.
+        let followUps: FollowUps?
+        /// Whether the request went out before in this call (a redirect that keeps the body, a retry
+        /// with a credential): a body stream starts over from its first byte.
+        let sendsBodyAgain: Bool
+    }
+
     /// The URL, TLS settings and header lines of one request.
     private struct Prepared {
         let url: URL
@@ -229,8 +228,9 @@ final class Transfer: @unchecked Sendable {
         let hasContentType: Bool
 
         /// Reads the configuration in place (`shared.value`): a copy of it costs a retain and a release
-        /// of each of its many fields.
-        init(request: HTTPRequest, configuration shared: SharedConfiguration, omittingDefaultCredentials: Bool = false) {
+        /// of each of its many fields. The headers are the request's as the pipeline's bridge left them
+        /// (default headers, `Accept-Encoding` and `Content-Encoding` added there).
+        init(request: HTTPRequest, configuration shared: SharedConfiguration) {
             let url = request.url
             self.url = url
             urlString = url.absoluteString
@@ -238,25 +238,10 @@ final class Transfer: @unchecked Sendable {
             overTLS = scheme == "https"
             isHTTP = scheme == "http" || overTLS
             tls = shared.tls(for: url)
-            var defaults = shared.value.defaultHeaders
-            if omittingDefaultCredentials {
-                for name in RedirectPlanner.originBoundHeaders { defaults.remove(name) }
-            }
-            var headers = defaults.merging(request.headers)
-            // curl computes these from the body it sends.
-            headers.remove("Content-Length")
-            headers.remove("Transfer-Encoding")
-            if let name = request.contentEncoding, request.body.isPresent,
-                let coding = shared.value.registry.contentCoding(named: name), coding.canEncode,
-                let field = try? HTTPHeader(name: "Content-Encoding", value: coding.name)
-            {
-                headers.replace(with: field)
-            }
-            if !headers.contains("Accept-Encoding"), let accept = shared.value.registry.acceptEncoding,
-                let field = try? HTTPHeader(name: "Accept-Encoding", value: accept)
-            {
-                headers.add(field)
-            }
+            var headers = request.headers
+            // curl computes these from the body it sends (the bridge removed them; a layer below it may not have).
+            if headers.contains("Content-Length") { headers.remove("Content-Length") }
+            if headers.contains("Transfer-Encoding") { headers.remove("Transfer-Encoding") }
             var lines: [String] = []
             lines.reserveCapacity(headers.count + 1)
             // No 100-continue round trip unless the caller asks for it (curl only adds one for a body).
@@ -323,34 +308,27 @@ final class Transfer: @unchecked Sendable {
         _ easy: UnsafeMutableRawPointer, share: UnsafeMutableRawPointer, startingCookieEngine: Bool
     ) throws(SluiceError) {
         let now = ContinuousClock.now
-        if startedAt == nil { startedAt = now }
         headParser.reset()
         responseHead = nil
-        attempts.attemptStarted()
-        redirectBody = Data()
+        holdsBodyAside = false
+        bodyBegun = false
+        heldAsideBody = nil
         decoder = nil
         failure = nil
         bodyBytesRead = 0
         bytesSent = 0
         bytesReceived = 0
         bytesAlreadyHeld = 0
-        // A new request (a redirect's) may be repeated once again; the same request (after a 401, or
-        // sent again after a dead connection) may not.
-        if requestChanged { staleConnection = StaleConnectionRetry() } else { staleConnection.attemptStarted() }
+        // The same request sent again after a dead connection may not be repeated once more.
+        staleConnection.attemptStarted()
         errorBuffer[0] = 0
         idleWatch.restart()
-        if requestChanged {
-            requestChanged = false
-            prepared = Prepared(request: request, configuration: sharedConfiguration, omittingDefaultCredentials: attempts.leftOriginalOrigin)
-            if let headerList { curl_slist_free_all(headerList) }
-            headerList = nil
-        }
         // Timeouts: connect and whole resource here; idle (no byte for N seconds) is the engine's watch
         // (see ``isIdle(at:)``).
         var totalTimeout: Int?
-        if let resource = configuration.resourceTimeout {
-            // What is left of the task's time: a redirect or an authentication round does not restart it.
-            let left = resource - Self.seconds(now - (startedAt ?? now))
+        if let resource = hop.resourceTimeout {
+            // What is left of the call's time: a redirect or an authentication round does not restart it.
+            let left = resource - Self.seconds(now - startedAt)
             guard left > 0 else {
                 throw SluiceError(.resourceTimedOut, "the transfer took longer than \(resource) s", request: request)
             }
@@ -386,7 +364,7 @@ final class Transfer: @unchecked Sendable {
             checksConnectionBeforeSending: (prepared.overTLS && (tls.serverTrustEvaluator != nil || tls.clientIdentity == nil))
                 || !request.mayBeRepeated,
             // Credentials go to the original origin only.
-            credential: credential.flatMap { RedirectPlanner.sameOrigin(request.url, originalURL) ? $0 : nil },
+            credential: hop.credential,
             proxy: configuration.proxyURL?.absoluteString, startsCookieEngine: startingCookieEngine,
             usesLargeReceiveBuffer: task.kind == .download || task.kind == .stream,
             usesOwnConnection: usesPriorKnowledge
@@ -421,7 +399,7 @@ final class Transfer: @unchecked Sendable {
             // (and so the same stream) was sent or read before. One that cannot start over is sent
             // from where it is the first time, and fails a redirect that needs it again. The rewind,
             // like every read, is the reader's, off this thread.
-            if existing.isRewindable || metrics.transactions.count > 0 { rewindFirst = existing }
+            if existing.isRewindable || metrics.transactions.count > 0 || hop.sendsBodyAgain { rewindFirst = existing }
             stream = existing
         } else {
             stream = try request.body.makeStream()
@@ -505,42 +483,63 @@ final class Transfer: @unchecked Sendable {
             state.head = head
             state.response = nil
         }
-        attempts.headReceived(followsRedirect: RedirectPlanner.follows(
-            statusCode: head.statusCode, hasLocation: head.hasLocation, policy: configuration.redirectPolicy))
+        holdsBodyAside = hop.followUps?.mayFollow(statusCode: head.statusCode, hasLocation: head.hasLocation) ?? false
         // The body is begun at its first byte (or at the end), so the head of a response curl
         // answers itself (an authentication round) never reaches the sink.
     }
 
     /// Begins the current response's body once.
     private func beginBodyIfNeeded() throws(SluiceError) {
-        guard let head = responseHead, attempts.beginBody() else { return }
+        guard let head = responseHead, !bodyBegun, !holdsBodyAside else { return }
+        bodyBegun = true
         try beginBody(head)
     }
 
     private func beginBody(_ head: ResponseHead) throws(SluiceError) {
-        if let coding = head.contentEncoding,
-            !coding.isEmpty, coding != "identity", request.method != .head,
-            let contentCoding = configuration.registry.contentCoding(named: coding)
-        {
-            // A body held whole in memory is bounded; one written to a file or streamed need not be.
-            let inMemory = task.kind == .data || task.kind == .upload
-            decoder = contentCoding.makeDecoder(
-                limits: inMemory ? configuration.contentCodingLimits : configuration.streamingContentCodingLimits)
-        }
+        makeDecoder(for: head)
         try sink.begin(head)
         bytesAlreadyHeld = sink.bytesAlreadyHeld
         let expected = decoder == nil ? (head.expectedContentLength.map { $0 + bytesAlreadyHeld } ?? -1) : -1
         task.mutable.withLock { $0.progress.update(totalExpected: expected) }
     }
 
+    /// The content decoder for the head's `Content-Encoding`, when the registry has one.
+    private func makeDecoder(for head: ResponseHead) {
+        guard decoder == nil, let coding = head.contentEncoding,
+            !coding.isEmpty, coding != "identity", request.method != .head,
+            let contentCoding = configuration.registry.contentCoding(named: coding)
+        else { return }
+        // A body held whole in memory is bounded; one written to a file or streamed need not be.
+        let inMemory = task.kind == .data || task.kind == .upload || holdsBodyAside
+        decoder = contentCoding.makeDecoder(
+            limits: inMemory ? configuration.contentCodingLimits : configuration.streamingContentCodingLimits)
+    }
+
+    /// Keeps the decoded bytes of a response that may be followed up (at most 1 MiB of them).
+    private func holdAside(_ bytes: UnsafeRawBufferPointer) throws(SluiceError) {
+        if heldAsideBody == nil, let head = responseHead {
+            heldAsideBody = Data()
+            makeDecoder(for: head)
+        }
+        let keep: (UnsafeRawBufferPointer) throws(SluiceError) -> Void = { [self] output in
+            if heldAsideBody!.count < 1 << 20 { heldAsideBody!.append(output.assumingMemoryBound(to: UInt8.self)) }
+        }
+        if let decoder { try decoder.decode(bytes, output: keep) } else { try keep(bytes) }
+    }
+
     func onWrite(_ bytes: UnsafeRawBufferPointer) -> Int {
-        if attempts.buffersRedirectBody {
-            if redirectBody.count < 1 << 20 { redirectBody.append(bytes.assumingMemoryBound(to: UInt8.self)) }
+        // After a callback failed, nothing more is decoded or delivered: the first error ends the attempt.
+        if failure != nil { return 0 }
+        if holdsBodyAside {
+            do {
+                try holdAside(bytes)
+            } catch {
+                failure = error
+                return 0
+            }
             bytesReceived += Int64(bytes.count)
             return bytes.count
         }
-        // After a callback failed, nothing more is decoded or delivered: the first error ends the attempt.
-        if failure != nil { return 0 }
         if sink.shouldPause() {
             pause.pausedByStream()
             return Int(SLUICE_CURL_WRITEFUNC_PAUSE)
@@ -658,12 +657,7 @@ final class Transfer: @unchecked Sendable {
         let (sent, received) = (bytesSent, bytesAlreadyHeld + bytesReceived)
         let listeners = task.mutable.withLock { state -> (TransferProgress, [AsyncStream<TransferProgress>.Continuation])? in
             state.progress.update(sent: sent, received: received)
-            guard !state.progressContinuations.isEmpty else { return nil }
-            let progress = state.progress
-            let update = TransferProgress(
-                bytesSent: sent, totalBytesToSend: progress.totalToSend >= 0 ? progress.totalToSend : nil,
-                bytesReceived: received, totalBytesExpected: progress.totalExpected >= 0 ? progress.totalExpected : nil)
-            return (update, Array(state.progressContinuations.values))
+            return state.progressReport()
         }
         guard let (update, continuations) = listeners else { return }
         for continuation in continuations { continuation.yield(update) }
@@ -676,7 +670,6 @@ final class Transfer: @unchecked Sendable {
         readAhead?.close()
         let transaction = makeTransaction()
         metrics.transactions.append(transaction)
-        lastCode = code
         if code == CURLE_HTTP2, failure == nil, configuration.httpVersion == .http2, !prepared.overTLS,
             transaction.reusedConnection, !resentOnOwnConnection, let easy, EasyHandleInfo(easy: easy).requestHeadBytes == 0
         {
@@ -697,15 +690,38 @@ final class Transfer: @unchecked Sendable {
             // the stream went out): once more, on a new connection.
             return sendAgain()
         }
-        return proceed(attempts.attemptEnded(
-            succeeded: code == CURLE_OK, callbackFailed: failure != nil, statusCode: responseHead?.statusCode))
+        guard code == CURLE_OK, failure == nil else { return .complete(.failure(error(for: code))) }
+        guard responseHead != nil else {
+            return .complete(.failure(SluiceError(.connectionLost, "the server sent no response", request: request)))
+        }
+        do throws(SluiceError) {
+            if holdsBodyAside {
+                // The follow-ups decide what becomes of it; decoded here, whole, like any body.
+                if heldAsideBody == nil { heldAsideBody = Data() }
+                if let decoder {
+                    try decoder.finish { (output) throws(SluiceError) in
+                        if heldAsideBody!.count < 1 << 20 { heldAsideBody!.append(output.assumingMemoryBound(to: UInt8.self)) }
+                    }
+                }
+            } else {
+                try beginBodyIfNeeded()
+                if let decoder {
+                    let sink = self.sink
+                    try decoder.finish { (output) throws(SluiceError) in try sink.write(output) }
+                }
+            }
+        } catch {
+            return .complete(.failure(attach(error)))
+        }
+        metrics.duration = Date().timeIntervalSince(metrics.startDate)
+        return .complete(.success(()))
     }
 
     /// The same request once more, as a new attempt of this task: what the sink holds is dropped.
     private func sendAgain() -> Step {
         do throws(SluiceError) {
             try sink.reset()
-            return .redirect(request)
+            return .sendAgain
         } catch {
             return .complete(.failure(attach(error)))
         }
@@ -722,89 +738,6 @@ final class Transfer: @unchecked Sendable {
         // CURLE_PARTIAL_FILE: libcurl 7.88's code for an HTTP/2 stream whose connection closed under it
         // ("stream was not closed cleanly"); it counts only when no byte of an answer came (the caller checks).
         [CURLE_HTTP2_STREAM, CURLE_HTTP2, CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING].contains(code)
-    }
-
-    /// Goes on with the caller's answer to the question of a ``Step/decide(_:)`` (engine thread).
-    func resume(after answer: PendingDecision.Answer) -> Step {
-        switch answer {
-        case .redirect(let next, let leavesOrigin):
-            nextRequest = next
-            return proceed(attempts.redirectDecided(follow: next != nil, leavesOrigin: leavesOrigin))
-        case .credential(let offered):
-            offeredCredential = offered
-            return proceed(attempts.challengeAnswered(offered: offered != nil))
-        }
-    }
-
-    /// Carries out the attempts' actions until the transfer goes on, ends, or waits for the caller's code.
-    private func proceed(_ first: TransferAttempts.Action) -> Step {
-        var action = first
-        do throws(SluiceError) {
-            while true {
-                switch action {
-                case .fail:
-                    let code = lastCode
-                    return .complete(.failure(code != CURLE_OK ? error(for: code) : failure ?? error(for: code)))
-                case .failNoResponse:
-                    return .complete(.failure(SluiceError(.connectionLost, "the server sent no response", request: request)))
-                case .decideRedirect:
-                    let response = currentResponse()
-                    guard let maximum = RedirectPlanner.maximumRedirects(configuration.redirectPolicy) else {
-                        nextRequest = nil
-                        action = attempts.redirectDecided(follow: false, leavesOrigin: false)
-                        continue
-                    }
-                    let plan = try RedirectPlanner.plan(
-                        following: request, response: response, redirectCount: attempts.redirectCount, maximum: maximum)
-                    if case .decide(_, let decide) = configuration.redirectPolicy {
-                        return .decide(.redirect(proposed: plan.request, response: response, leavesOrigin: plan.leavesOrigin, decide))
-                    }
-                    nextRequest = plan.request
-                    action = attempts.redirectDecided(follow: true, leavesOrigin: plan.leavesOrigin)
-                case .followRedirect:
-                    guard let next = nextRequest else {
-                        return .complete(.failure(attach(SluiceError(.redirectRefused, "no request to follow"))))
-                    }
-                    request = next
-                    requestChanged = true
-                    requestValidated = false
-                    task.mutable.withLock { $0.currentRequest = next }
-                    return .redirect(next)
-                case .deliverRedirectBody:
-                    // The policy stopped here: the redirect response is the answer.
-                    try beginBodyIfNeeded()
-                    let body = redirectBody
-                    try body.withUnsafeBytes { bytes in Result { () throws(SluiceError) in try writeDecoded(bytes) } }.get()
-                    action = attempts.redirectBodyDelivered()
-                case .askChallengeHandler:
-                    guard let handler = configuration.authenticationChallengeHandler else {
-                        offeredCredential = nil
-                        action = attempts.challengeAnswered(offered: false)
-                        continue
-                    }
-                    return .decide(.challenge(request: request, response: currentResponse(), handler))
-                case .retryWithCredential:
-                    credential = offeredCredential
-                    try sink.reset()  // the 401's body is not the answer
-                    return .redirect(request)
-                case .complete:
-                    try beginBodyIfNeeded()
-                    if let decoder {
-                        let sink = self.sink
-                        try decoder.finish { (output) throws(SluiceError) in try sink.write(output) }
-                    }
-                    metrics.duration = Date().timeIntervalSince(metrics.startDate)
-                    return .complete(.success(()))
-                }
-            }
-        } catch {
-            return .complete(.failure(attach(error)))
-        }
-    }
-
-    /// The current response, made from its head.
-    private func currentResponse() -> HTTPResponse {
-        responseHead?.makeResponse() ?? HTTPResponse(statusCode: 0)
     }
 
     /// Hands body bytes to the sink, through the content decoder when there is one.
@@ -824,11 +757,11 @@ final class Transfer: @unchecked Sendable {
         let library = LibraryDiagnostic(
             library: "libcurl", code: Int(code.rawValue),
             message: String(cString: curl_easy_strerror(code)) + (detail.isEmpty ? "" : ": \(detail)"))
-        let seconds = startedAt.map { Self.seconds(ContinuousClock.now - $0) } ?? 0
+        let seconds = Self.seconds(ContinuousClock.now - startedAt)
         let info = easy.map(EasyHandleInfo.init)
         let mapped = CurlErrorMapping.code(
             for: code, message: detail, connected: info?.isConnected ?? false,
-            elapsed: seconds, resourceTimeout: configuration.resourceTimeout,
+            elapsed: seconds, resourceTimeout: hop.resourceTimeout,
             trust: .init(
                 verifyResult: info?.verifyResult ?? 0, anchorsArePinned: tls.anchorsArePinned,
                 clientCertificateMissing: clientCertificateRequested && responseHead == nil && headParser.statusCode == 0))
@@ -855,15 +788,6 @@ final class Transfer: @unchecked Sendable {
         guard idleTimeout > 0, let easy else { return false }
         let count = pause.stopsIdleClock ? nil : EasyHandleInfo(easy: easy).bytesMoved
         return idleWatch.isIdle(count: count, at: now)
-    }
-
-    /// The resource-timeout error once the task has run longer than its resource timeout, as of `now`
-    /// (engine thread): how a transfer waiting for the caller's redirect or challenge handler ends.
-    func resourceTimeoutError(at now: ContinuousClock.Instant) -> SluiceError? {
-        guard let resource = configuration.resourceTimeout, let startedAt, Self.seconds(now - startedAt) >= resource else {
-            return nil
-        }
-        return attach(SluiceError(.resourceTimedOut, "the transfer took longer than \(resource) s"))
     }
 
     /// The error of a transfer that was idle too long.

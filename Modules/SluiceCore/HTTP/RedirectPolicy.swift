@@ -1,6 +1,5 @@
-import SluiceCore
-
-/// What a session does when a response redirects.
+/// What a session does when a response redirects: the session's ``HTTPRequest/redirectPolicy`` when a
+/// request has none of its own.
 ///
 /// Whatever the policy, a followed redirect is rebuilt by the rules browsers use: `303`, and `301` or
 /// `302` after a `POST`, become a `GET` without a body; `Authorization`, `Cookie` and

@@ -1,0 +1,151 @@
+import Foundation
+
+/// A response body in a pipeline: whole in memory, in a file, or still arriving as a stream.
+///
+/// A layer that answers picks whichever form it holds; the session delivers any form to what the
+/// caller asked for (``HTTPLayerContext/destination``): bytes into memory, a file or a stream; a file
+/// read into memory or a stream, or copied into the caller's destination (the layer's file is never
+/// moved or removed); a stream collected or written out. A layer that wants to see a body as it arrives
+/// wraps it with ``observed(onChunk:onEnd:)``.
+public struct HTTPLayerBody: Sendable {
+    /// What the body holds.
+    public enum Content: Sendable {
+        /// The whole body.
+        case data(Data)
+        /// The body in a file.
+        case file(URL)
+        /// The body as it arrives.
+        case stream(ResponseBodyStream)
+    }
+
+    /// The body's bytes, or where they are.
+    public let content: Content
+    /// Who sees the body as it is delivered, in the order they were added.
+    package private(set) var observers: [Observer] = []
+    /// The session's own storage behind ``content`` (its temporary download file, its stream's buffer),
+    /// which it may take over instead of copying; `nil` for a body a layer made.
+    package let owner: (any AnyObject & Sendable)?
+
+    /// One observer's handlers.
+    package struct Observer: Sendable {
+        package let onChunk: @Sendable (Data) -> Void
+        package let onEnd: @Sendable (Result<Void, SluiceError>) -> Void
+    }
+
+    package init(_ content: Content, owner: (any AnyObject & Sendable)?) {
+        self.content = content
+        self.owner = owner
+    }
+
+    /// No body.
+    public static var empty: HTTPLayerBody { HTTPLayerBody(.data(Data()), owner: nil) }
+
+    /// The whole body, `bytes`.
+    public static func data(_ bytes: Data) -> HTTPLayerBody { HTTPLayerBody(.data(bytes), owner: nil) }
+
+    /// The body in the file at `url`, which the session reads (or copies into the caller's destination)
+    /// and leaves in place. Reading it fails the call with ``SluiceError/Code/downloadFailed`` when the
+    /// file cannot be read.
+    public static func file(_ url: URL) -> HTTPLayerBody { HTTPLayerBody(.file(url), owner: nil) }
+
+    /// The body as `stream` delivers it. The session reads it once; cancelling the call stops the reading.
+    public static func stream(_ stream: ResponseBodyStream) -> HTTPLayerBody { HTTPLayerBody(.stream(stream), owner: nil) }
+
+    /// The bytes of a whole body, `nil` for a file or a stream.
+    public var data: Data? {
+        guard case .data(let data) = content else { return nil }
+        return data
+    }
+
+    /// This body, with `onChunk` called for each part as it is delivered and `onEnd` once at its end
+    /// (with the error that ended it, if one did). A whole body is one chunk; a file is read in chunks.
+    /// Both run on the task delivering the body, never on a session's engine thread.
+    ///
+    /// - Parameters:
+    ///   - onChunk: Called with each part, in order.
+    ///   - onEnd: Called once, after the last part, or with the error that ended the body.
+    public func observed(
+        onChunk: @escaping @Sendable (Data) -> Void, onEnd: @escaping @Sendable (Result<Void, SluiceError>) -> Void
+    ) -> HTTPLayerBody {
+        var copy = self
+        copy.observers.append(Observer(onChunk: onChunk, onEnd: onEnd))
+        return copy
+    }
+
+    /// Tells the observers of a part.
+    package func notify(chunk: Data) {
+        for observer in observers { observer.onChunk(chunk) }
+    }
+
+    /// Tells the observers of the end.
+    package func notify(end: Result<Void, SluiceError>) {
+        for observer in observers { observer.onEnd(end) }
+    }
+
+    /// Reads the whole body into memory (telling the observers as it goes): for a layer that needs
+    /// every byte before it answers, a cache storing a body, say.
+    ///
+    /// - Parameter limit: The most bytes to hold. Default 64 MiB.
+    /// - Throws: ``SluiceError/Code/downloadFailed`` when a file cannot be read or the body is longer
+    ///   than `limit`; what a stream ends with.
+    public func collected(limit: Int = 64 << 20) async throws(SluiceError) -> Data {
+        var result = Data()
+        do throws(SluiceError) {
+            switch content {
+            case .data(let data):
+                guard data.count <= limit else { throw Self.tooLong(limit) }
+                notify(chunk: data)
+                result = data
+            case .file(let url):
+                try Self.readChunks(of: url) { (chunk) throws(SluiceError) in
+                    guard result.count + chunk.count <= limit else { throw Self.tooLong(limit) }
+                    notify(chunk: chunk)
+                    result.append(chunk)
+                }
+            case .stream(let stream):
+                do {
+                    for try await chunk in stream {
+                        guard result.count + chunk.count <= limit else { throw Self.tooLong(limit) }
+                        notify(chunk: chunk)
+                        result.append(chunk)
+                    }
+                } catch let error as SluiceError {
+                    throw error
+                } catch {
+                    throw SluiceError(.transportFailed, "the body stream failed: \(error)")
+                }
+            }
+        } catch {
+            notify(end: .failure(error))
+            throw error
+        }
+        notify(end: .success(()))
+        return result
+    }
+
+    private static func tooLong(_ limit: Int) -> SluiceError {
+        SluiceError(.downloadFailed, "the body is longer than \(limit) bytes")
+    }
+
+    /// Calls `body` with the file at `url` in parts of up to 1 MiB.
+    ///
+    /// - Throws: ``SluiceError/Code/downloadFailed`` when the file cannot be opened or read; what `body` throws.
+    package static func readChunks(
+        of url: URL, _ body: (Data) throws(SluiceError) -> Void
+    ) throws(SluiceError) {
+        guard let handle = FileHandle(forReadingAtPath: url.path) else {
+            throw SluiceError(.downloadFailed, "cannot open \(url.path) for reading")
+        }
+        defer { try? handle.close() }
+        while true {
+            let chunk: Data
+            do {
+                guard let read = try handle.read(upToCount: 1 << 20), !read.isEmpty else { return }
+                chunk = read
+            } catch {
+                throw SluiceError(.downloadFailed, "cannot read \(url.path): \(error)")
+            }
+            try body(chunk)
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import SluiceCore
+
+/// The pipeline's bridge: what the session adds to every hop's request, so the layers below it (the
+/// cache, the network layers) see the request as it will be sent.
+///
+/// Adds the session's default headers (without `Authorization`, `Cookie` and `Proxy-Authorization`
+/// once a redirect left the original origin), `Accept-Encoding` for the registry's content codings,
+/// and `Content-Encoding` for a body the session encodes; removes `Content-Length` and
+/// `Transfer-Encoding`, which the transfer computes from the body. On the way back, the body has been
+/// decoded with the codings it asked for (the exchange does that as the bytes arrive).
+enum Bridge {
+    /// `request` as the session sends it.
+    static func prepare(
+        _ request: HTTPRequest, configuration: SessionConfiguration, leftOriginalOrigin: Bool
+    ) -> HTTPRequest {
+        let defaults = configuration.defaultHeaders
+        let accept = configuration.registry.acceptEncoding
+        let encodes = request.contentEncoding != nil && request.body.isPresent
+        let headers = request.headers
+        // Most requests need nothing: no copy of the request is made for them.
+        if defaults.isEmpty, !encodes, accept == nil || headers.contains("Accept-Encoding"),
+            !headers.contains("Content-Length"), !headers.contains("Transfer-Encoding")
+        {
+            return request
+        }
+        var merged: HTTPHeaders
+        if defaults.isEmpty {
+            merged = headers
+        } else {
+            var defaults = defaults
+            if leftOriginalOrigin {
+                for name in RedirectPlanner.originBoundHeaders { defaults.remove(name) }
+            }
+            merged = defaults.merging(headers)
+        }
+        merged.remove("Content-Length")
+        merged.remove("Transfer-Encoding")
+        if encodes, let name = request.contentEncoding,
+            let coding = configuration.registry.contentCoding(named: name), coding.canEncode,
+            let field = try? HTTPHeader(name: "Content-Encoding", value: coding.name)
+        {
+            merged.replace(with: field)
+        }
+        if !merged.contains("Accept-Encoding"), let accept, let field = try? HTTPHeader(name: "Accept-Encoding", value: accept) {
+            merged.add(field)
+        }
+        var prepared = request
+        prepared.headers = merged
+        return prepared
+    }
+}

@@ -1,0 +1,102 @@
+import SluiceCore
+
+/// A call's follow-ups — redirects and authentication rounds, one hop at a time — as a value with no
+/// locks, no C and no I/O: the pipeline's follow-up step tells it how each hop was answered and
+/// carries out the action it returns.
+///
+/// ```
+/// hop answered ─► 3xx with Location ─► (policy refuses) ────────────────────────────────► deliver
+///      │              │ plan ─► too many / unusable Location ─────────────────────────────► fail
+///      │              └──► follow(next) / askPolicy ─► policyAnswered ─► follow / deliver
+///      ├─► 401, handler, not asked yet, not a stream ─► askChallengeHandler
+///      │                               └─► challengeAnswered ─► retry(credential) / deliver
+///      └─► anything else ─────────────────────────────────────────────────────────────────► deliver
+/// ```
+struct FollowUps: Sendable {
+    /// What the follow-up step does next.
+    enum Action: Sendable {
+        /// The hop's answer is the call's.
+        case deliver
+        /// Send this request as the next hop (a redirect).
+        case follow(HTTPRequest)
+        /// Ask the policy's closure about the planned redirect; then ``policyAnswered(_:leavesOrigin:)``.
+        case askPolicy(proposed: HTTPRequest, leavesOrigin: Bool)
+        /// Ask the challenge handler for a credential; then ``challengeAnswered(_:)``.
+        case askChallengeHandler
+        /// Send the same request again with this credential.
+        case retry(Credential)
+        /// The call fails.
+        case fail(SluiceError)
+    }
+
+    /// What the call does with its body: a streamed call never waits for a challenge handler.
+    let kind: SessionTask.Kind
+    /// The redirect policy: the request's own, else the session's.
+    let policy: RedirectPolicy
+    /// Whether the session has a challenge handler.
+    let hasChallengeHandler: Bool
+    /// Redirects followed so far.
+    private(set) var redirectCount = 0
+    /// Whether the challenge handler was asked (once per call).
+    private(set) var askedChallengeHandler = false
+    /// Whether a followed redirect left the original origin: the session's credentials and default
+    /// `Authorization` are not sent from then on.
+    private(set) var leftOriginalOrigin = false
+    /// The hop now being decided on, for the answers.
+    private var pending: (request: HTTPRequest, response: HTTPResponse)?
+
+    init(kind: SessionTask.Kind, policy: RedirectPolicy, hasChallengeHandler: Bool) {
+        self.kind = kind
+        self.policy = policy
+        self.hasChallengeHandler = hasChallengeHandler
+    }
+
+    /// Whether a hop answered with this status may be followed up: its body is then kept aside (small)
+    /// instead of delivered, until the follow-ups decide.
+    func mayFollow(statusCode: Int, hasLocation: Bool) -> Bool {
+        RedirectPlanner.follows(statusCode: statusCode, hasLocation: hasLocation, policy: policy)
+            || AuthenticationRetryPlanner.asksHandler(
+                statusCode: statusCode, kind: kind, askedAlready: askedChallengeHandler, hasHandler: hasChallengeHandler)
+    }
+
+    /// The hop for `request` was answered with `response`.
+    mutating func answered(_ request: HTTPRequest, with response: HTTPResponse) -> Action {
+        pending = (request, response)
+        if RedirectPlanner.follows(statusCode: response.statusCode, hasLocation: response.headers.contains("Location"), policy: policy),
+            let maximum = RedirectPlanner.maximumRedirects(policy)
+        {
+            do throws(SluiceError) {
+                let plan = try RedirectPlanner.plan(
+                    following: request, response: response, redirectCount: redirectCount, maximum: maximum)
+                if case .decide = policy { return .askPolicy(proposed: plan.request, leavesOrigin: plan.leavesOrigin) }
+                return policyAnswered(plan.request, leavesOrigin: plan.leavesOrigin)
+            } catch {
+                return .fail(error)
+            }
+        }
+        return challengeOrDeliver(statusCode: response.statusCode)
+    }
+
+    /// The policy answered (or, for ``RedirectPolicy/follow(maximum:)``, the plan stands): `next` to
+    /// follow, `nil` to deliver the redirect.
+    mutating func policyAnswered(_ next: HTTPRequest?, leavesOrigin: Bool) -> Action {
+        guard let next else { return challengeOrDeliver(statusCode: pending?.response.statusCode ?? 0) }
+        if leavesOrigin || !RedirectPlanner.sameOrigin(next.url, pending?.request.url ?? next.url) { leftOriginalOrigin = true }
+        redirectCount += 1
+        return .follow(next)
+    }
+
+    /// The challenge handler answered: `credential` to retry with, `nil` to deliver the 401.
+    mutating func challengeAnswered(_ credential: Credential?) -> Action {
+        guard let credential else { return .deliver }
+        return .retry(credential)
+    }
+
+    private mutating func challengeOrDeliver(statusCode: Int) -> Action {
+        guard AuthenticationRetryPlanner.asksHandler(
+            statusCode: statusCode, kind: kind, askedAlready: askedChallengeHandler, hasHandler: hasChallengeHandler)
+        else { return .deliver }
+        askedChallengeHandler = true
+        return .askChallengeHandler
+    }
+}

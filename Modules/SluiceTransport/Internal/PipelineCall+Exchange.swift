@@ -1,0 +1,72 @@
+import Foundation
+import SluiceCore
+
+extension PipelineCall {
+    /// The bottom of the pipeline: one hop on libcurl. Its body goes where the call's goes (memory, the
+    /// download's file, the stream), except the body of a response the follow-ups may act on, which is
+    /// kept aside, small and decoded.
+    func exchange(_ request: HTTPRequest, context: HTTPLayerContext) async throws(SluiceError) -> HTTPLayerResponse {
+        let hop = self.hop
+        let settings = Transfer.HopSettings(
+            startedAt: startedAt, resourceTimeout: resourceTimeout, credential: hop.credential,
+            followUps: hop.followUps, sendsBodyAgain: hop.sendsBodyAgain)
+        let streaming = destination == .stream
+        var completion: (@Sendable (Transfer, Transfer.Ending) -> Void)?
+        if streaming { completion = { [self] transfer, ending in streamHopEvent(ending, ended: transfer) } }
+        let transfer = Transfer(
+            task: task, request: request, hop: settings, configuration: session.sharedConfiguration, sink: sink,
+            completion: completion)
+        let suspended = try session.attach(transfer, to: task)
+        if streaming {
+            streamHopBegins()
+            let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, SluiceError>, Never>) in
+                if let early = waitForHead(continuation) { return continuation.resume(returning: early) }
+                session.start(transfer, suspended: suspended)
+            }
+            switch result {
+            case .failure(let error):
+                session.detach(transfer, from: task)
+                throw error
+            case .success:
+                if transfer.heldAsideBody == nil {
+                    // The head of the body the stream carries: the transfer runs on while it is read.
+                    streamStarted(transfer)
+                } else {
+                    session.detach(transfer, from: task)
+                }
+                return answer(from: transfer)
+            }
+        }
+        let ending = await withUnsafeContinuation { (awaiter: Transfer.Awaiter) in
+            transfer.wait(awaiter)
+            session.start(transfer, suspended: suspended)
+        }
+        transfer.ended()
+        session.detach(transfer, from: task)
+        try ending.get()
+        return answer(from: transfer)
+    }
+
+    /// What a hop's transfer answered: its request as sent, its head, and its body as the sink holds it
+    /// (or as kept aside).
+    private func answer(from transfer: Transfer) -> HTTPLayerResponse {
+        let response = transfer.responseHead?.makeResponse() ?? HTTPResponse(statusCode: 0)
+        let body: HTTPLayerBody
+        if let aside = transfer.heldAsideBody {
+            body = .data(aside)
+        } else if let memory = sink as? MemorySink {
+            body = .data(memory.data)
+        } else if let file = sink as? FileSink {
+            body = HTTPLayerBody(.file(URL(fileURLWithPath: file.path)), owner: file)
+        } else if let streamSink = sink as? StreamSink {
+            let view = ByteStream(buffer: streamSink.buffer, cancelsWhenDropped: false)
+            body = HTTPLayerBody(.stream(ResponseBodyStream(view)), owner: streamSink.buffer)
+        } else {
+            body = .empty
+        }
+        // A streamed body's transaction is known at its end (``streamBodyEnded(_:transfer:)``).
+        let transactions = destination == .stream && transfer.heldAsideBody == nil ? [] : transfer.metrics.transactions
+        return HTTPLayerResponse(
+            request: transfer.request, response: response, body: body, source: .network, transactions: transactions)
+    }
+}

@@ -1,0 +1,303 @@
+import Foundation
+import SluiceCore
+
+/// One call of a session's API on its way through the session's pipeline: the chain of steps (the
+/// caller's layers, follow-ups, bridge, cache slot, network layers, exchange) and what the call keeps
+/// between its hops.
+///
+/// Every API form makes one: async and completion-handler, data, upload, download (resumed or not) and
+/// stream. The call runs the chain from the top, delivers the answer's body where the caller asked
+/// (memory, a file, a stream; ``PipelineCall/deliver(_:)``), and its task completes with the answer
+/// whether the network, the cache or a layer gave it.
+final class PipelineCall: HTTPLayerChain, @unchecked Sendable {
+    let session: SessionManager
+    let task: SessionTask
+    /// Where the network writes the body: memory, the download's file, the stream's buffer.
+    let sink: any ResponseSink
+    let destination: HTTPLayerContext.Destination
+    /// When the call started: its resource timeout counts from here.
+    let startedAt = ContinuousClock.now
+    let startDate = Date()
+    /// Seconds the whole call may take: the request's own, else the session's.
+    let resourceTimeout: TimeInterval?
+
+    /// What one hop is to be sent with: the follow-ups set it before they pass the hop on.
+    struct Hop: Sendable {
+        var credential: Credential?
+        var followUps: FollowUps?
+        var sendsBodyAgain = false
+        var leftOriginalOrigin = false
+    }
+
+    private struct State: Sendable {
+        var hop = Hop()
+        /// Called when the task is cancelled while the call waits for something other than a transfer
+        /// (a handler's answer, a layer's stream).
+        var cancelHook: (@Sendable () -> Void)?
+        var cancelled = false
+        /// The Swift task running a completion-handler call, cancelled with the task.
+        var runner: Task<Void, Never>?
+        /// A streamed hop's head or end.
+        var headHandoff = HeadHandoff<CheckedContinuation<Result<Void, SluiceError>, Never>>()
+        /// The answer a streamed call returned at its head: the task completes with it at the body's end.
+        var streamAnswer: (request: HTTPRequest, response: HTTPResponse, transactions: [TaskMetrics.Transaction])?
+        /// The transfer of a streamed call's last hop, while its body arrives.
+        var streamTransfer: Transfer?
+        /// A layer's stream being copied into the caller's stream, waiting for the reader.
+        var pumpWaiter: CheckedContinuation<Void, Never>?
+    }
+    private let state = Locked(State())
+
+    init(session: SessionManager, task: SessionTask, sink: any ResponseSink) {
+        self.session = session
+        self.task = task
+        self.sink = sink
+        self.resourceTimeout = task.originalRequest.resourceTimeout ?? session.configuration.resourceTimeout
+        destination = sink is StreamSink ? .stream : sink is FileSink ? .file : .memory
+    }
+
+    // MARK: The chain
+
+    /// Runs step `position` of the session's pipeline.
+    func send(_ request: HTTPRequest, context: HTTPLayerContext, at position: Int) async throws(SluiceError)
+        -> HTTPLayerResponse
+    {
+        let stages = session.stages
+        guard position < stages.count else {
+            throw SluiceError(.transportFailed, "the pipeline has no step below the exchange", request: request)
+        }
+        switch stages[position] {
+        case .layer(let layer):
+            return try await layer.send(request, context: context, next: HTTPLayerNext(chain: self, position: position + 1))
+        case .followUps:
+            return try await followUps(request, context: context, below: position + 1)
+        case .bridge:
+            let left = state.withLock { $0.hop.leftOriginalOrigin }
+            let prepared = Bridge.prepare(request, configuration: session.configuration, leftOriginalOrigin: left)
+            return try await send(prepared, context: context, at: position + 1)
+        case .exchange:
+            return try await exchange(request, context: context)
+        }
+    }
+
+    /// Runs the whole chain for the task's request and delivers the answer's body.
+    func run() async -> Result<(answer: HTTPLayerResponse, body: DeliveredBody), SluiceError> {
+        do throws(SluiceError) {
+            let context = HTTPLayerContext(task: task, destination: destination)
+            let answer = try await send(task.originalRequest, context: context, at: 0)
+            return .success((answer, try await deliver(answer)))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    // MARK: Follow-ups
+
+    /// The follow-up step: sends hops until one is the answer, following redirects and answering 401s
+    /// as the policy and the challenge handler say, with each hop's request and head told to the
+    /// session's event monitors.
+    private func followUps(
+        _ request: HTTPRequest, context: HTTPLayerContext, below position: Int
+    ) async throws(SluiceError) -> HTTPLayerResponse {
+        let configuration = session.configuration
+        var planner = FollowUps(
+            kind: task.kind, policy: request.redirectPolicy ?? configuration.redirectPolicy,
+            hasChallengeHandler: configuration.authenticationChallengeHandler != nil)
+        var hopRequest = request
+        var context = context
+        var credential = configuration.credential
+        let originalURL = request.url
+        var transactions: [TaskMetrics.Transaction] = []
+        while true {
+            try context.checkCancellation(hopRequest)
+            if let error = resourceTimeoutError(hopRequest) { throw error }
+            let hop = Hop(
+                credential: credential.flatMap { RedirectPlanner.sameOrigin(hopRequest.url, originalURL) ? $0 : nil },
+                followUps: planner, sendsBodyAgain: context.hop > 0, leftOriginalOrigin: planner.leftOriginalOrigin)
+            state.withLock { $0.hop = hop }
+            if !session.eventMonitors.isEmpty {
+                for monitor in session.eventMonitors { monitor.task(task, willSend: hopRequest, hop: context.hop) }
+            }
+            var answer = try await send(hopRequest, context: context, at: position)
+            if answer.transactions.isEmpty, !answer.source.usedNetwork {
+                transactions.append(TaskMetrics.Transaction(
+                    url: answer.request.url, statusCode: answer.response.statusCode,
+                    httpVersion: answer.response.httpVersion.description, source: answer.source))
+            } else {
+                transactions += answer.transactions
+            }
+            if !session.eventMonitors.isEmpty {
+                for monitor in session.eventMonitors {
+                    monitor.task(task, didReceive: answer.response, from: answer.source, hop: context.hop)
+                }
+            }
+            var action = planner.answered(hopRequest, with: answer.response)
+            decide: while true {
+                switch action {
+                case .deliver:
+                    answer.transactions = transactions
+                    return answer
+                case .fail(let error):
+                    throw error
+                case .follow(let next):
+                    hopRequest = next
+                    task.mutable.withLock { $0.currentRequest = next }
+                    context.hop += 1
+                    break decide
+                case .retry(let offered):
+                    credential = offered
+                    context.hop += 1
+                    break decide
+                case .askPolicy(let proposed, let leavesOrigin):
+                    guard case .decide(_, let decide) = planner.policy else { preconditionFailure("only a deciding policy is asked") }
+                    let response = answer.response
+                    let chosen = try await ask({ decide(proposed, response) }, request: hopRequest)
+                    action = planner.policyAnswered(chosen, leavesOrigin: leavesOrigin)
+                case .askChallengeHandler:
+                    guard let handler = configuration.authenticationChallengeHandler else { preconditionFailure("asked without a handler") }
+                    let (asked, response) = (hopRequest, answer.response)
+                    let offered = try await ask({ handler(asked, response) }, request: hopRequest)
+                    action = planner.challengeAnswered(offered)
+                }
+            }
+        }
+    }
+
+    /// Asks the caller's code off every engine thread, ending at once when the task is cancelled or the
+    /// call's resource timeout passes.
+    private func ask<Answer: Sendable>(
+        _ question: @escaping @Sendable () -> Answer, request: HTTPRequest
+    ) async throws(SluiceError) -> Answer {
+        let deadline = resourceTimeout.map { startedAt + .milliseconds(Int($0 * 1000)) }
+        let limit = resourceTimeout ?? 0
+        return try await PendingDecision.ask(
+            question, for: self, request: request, deadline: deadline,
+            timeoutError: { SluiceError(.resourceTimedOut, "the transfer took longer than \(limit) s", request: request) })
+    }
+
+    /// The resource-timeout error once the call has run longer than its resource timeout.
+    private func resourceTimeoutError(_ request: HTTPRequest) -> SluiceError? {
+        guard let limit = resourceTimeout, ContinuousClock.now - startedAt >= .milliseconds(Int(limit * 1000)) else { return nil }
+        return SluiceError(.resourceTimedOut, "the transfer took longer than \(limit) s", request: request)
+    }
+
+    /// The settings of the hop the follow-ups are sending.
+    var hop: Hop { state.withLock { $0.hop } }
+
+    // MARK: Cancellation
+
+    /// Sets (or with `nil`, clears) what cancelling the task does while the call waits for something
+    /// other than a transfer; runs it at once when the task was cancelled already.
+    func whileWaiting(_ hook: (@Sendable () -> Void)?) {
+        let runNow = state.withLock { state -> Bool in
+            if hook != nil && state.cancelled { return true }
+            state.cancelHook = hook
+            return false
+        }
+        if runNow { hook?() }
+    }
+
+    /// Runs a completion-handler call's chain in `runner`, cancelled with the task.
+    func setRunner(_ runner: Task<Void, Never>) {
+        let cancelled = state.withLock { state -> Bool in
+            state.runner = runner
+            return state.cancelled
+        }
+        if cancelled { runner.cancel() }
+    }
+
+    /// The task was cancelled: ends what the call waits for besides its transfer (the session cancels that).
+    func cancelled() {
+        let (hook, runner) = state.withLock { state -> ((@Sendable () -> Void)?, Task<Void, Never>?) in
+            state.cancelled = true
+            defer { state.cancelHook = nil }
+            return (state.cancelHook, state.runner)
+        }
+        hook?()
+        runner?.cancel()
+    }
+
+    // MARK: Streamed hops
+
+    /// The stream's reader caught up: the transfer (or a layer's stream being copied) may go on.
+    func streamCanContinue() {
+        let (transfer, pump) = state.withLock { state -> (Transfer?, CheckedContinuation<Void, Never>?) in
+            defer { state.pumpWaiter = nil }
+            return (state.streamTransfer, state.pumpWaiter)
+        }
+        if let transfer { session.continueStream(transfer) }
+        pump?.resume()
+    }
+
+    /// Waits until the stream's reader has caught up with a layer's stream being copied into it.
+    func waitForReader() async {
+        await withCheckedContinuation { continuation in
+            let ready = state.withLock { state -> Bool in
+                // The reader may have caught up already: the buffer said so by resuming nobody.
+                guard let buffer = (sink as? StreamSink)?.buffer, buffer.isFull else { return true }
+                state.pumpWaiter = continuation
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    /// Starts waiting for a streamed hop's head or end; returns the result when it came first.
+    func waitForHead(_ continuation: CheckedContinuation<Result<Void, SluiceError>, Never>) -> Result<Void, SluiceError>? {
+        state.withLock { $0.headHandoff.wait(continuation) }
+    }
+
+    /// A streamed hop's head arrived, or its transfer ended (`transfer` then).
+    func streamHopEvent(_ result: Result<Void, SluiceError>, ended transfer: Transfer?) {
+        let arrival = state.withLock { state -> HeadHandoff<CheckedContinuation<Result<Void, SluiceError>, Never>>.Arrival in
+            let arrival = state.headHandoff.arrive(result)
+            if case .afterHandover = arrival, transfer != nil { state.streamTransfer = nil }
+            return arrival
+        }
+        switch arrival {
+        case .resume(let waiter): waiter.resume(returning: result)
+        case .kept: break
+        case .afterHandover:
+            if let transfer { streamBodyEnded(result, transfer: transfer) }
+        }
+    }
+
+    /// Notes the transfer whose body the stream now carries.
+    func streamStarted(_ transfer: Transfer) {
+        state.withLock { $0.streamTransfer = transfer }
+    }
+
+    /// Resets the hand-off for a streamed call's next hop.
+    func streamHopBegins() { state.withLock { $0.headHandoff.reset() } }
+
+    /// Keeps the answer a streamed call returned at its head, for the task's completion at its end.
+    func streamAnswered(_ answer: HTTPLayerResponse) {
+        state.withLock { $0.streamAnswer = (answer.request, answer.response, answer.transactions) }
+    }
+
+    /// The streamed body ended (the network's, or a layer's copied in): the stream ends and the task completes.
+    func streamBodyEnded(_ result: Result<Void, SluiceError>, transfer: Transfer?) {
+        let answer = state.withLock { $0.streamAnswer }
+        var error: SluiceError?
+        if case .failure(let failure) = result { error = failure }
+        (sink as? StreamSink)?.buffer.finish(error)
+        var transactions = answer?.transactions ?? []
+        if let transfer { transactions += transfer.metrics.transactions }
+        let metrics = TaskMetrics(
+            transactions: transactions, startDate: startDate, duration: Date().timeIntervalSince(startDate))
+        let outcome: Result<SessionManager.Completed, SluiceError> =
+            if let error { .failure(error) } else if let answer {
+                .success(.init(request: answer.request, response: answer.response, metrics: metrics))
+            } else {
+                .failure(SluiceError(.transportFailed, "the stream ended before its head", request: task.currentRequest))
+            }
+        _ = session.complete(task, outcome)
+    }
+}
+
+/// A call's body as its caller gets it.
+enum DeliveredBody {
+    case data(Data)
+    case file(URL)
+    case stream(ByteStream)
+}
