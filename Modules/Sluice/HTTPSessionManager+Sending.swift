@@ -118,6 +118,7 @@ extension HTTPSessionManager {
             "attempt": "\(attempt)",
             "duration_ms": "\(Self.milliseconds(metrics.duration))",
             "bytes_received": "\(bytes)",
+            "source": "\(metrics.source)",
         ]
         if let file = received.body.fileURL { metadata["file"] = "\(file.path)" }
         if let transaction = metrics.transactions.last {

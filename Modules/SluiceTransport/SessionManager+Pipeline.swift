@@ -190,7 +190,8 @@ extension SessionManager {
             return complete(call.task, .failure(error)).map { ($0, .data(Data())) }
         case .success(let (answer, body)):
             let metrics = TaskMetrics(
-                transactions: answer.transactions, startDate: call.startDate, duration: Date().timeIntervalSince(call.startDate))
+                transactions: answer.recordedTransactions, startDate: call.startDate,
+                duration: Date().timeIntervalSince(call.startDate))
             let completed = Completed(request: answer.request, response: answer.response, metrics: metrics)
             if call.destination == .stream { return .success((completed, body)) }
             return complete(call.task, .success(completed)).map { ($0, body) }

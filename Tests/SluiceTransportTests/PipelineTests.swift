@@ -1,4 +1,5 @@
 import Foundation
+import SluiceConformance
 import SluiceCore
 import SluiceTestSupport
 import SluiceTransport
@@ -18,12 +19,13 @@ final class CountingLayer: HTTPLayer {
     }
 }
 
-/// One way to send a request through a session: the rows of the pipeline's tables.
+/// One way to send a request through a session: the rows of the pipeline's tables. Each sends the
+/// request once and returns the response body as its caller got it.
 struct SendingForm: Sendable, CustomStringConvertible {
     let description: String
-    let send: @Sendable (_ session: SessionManager, _ request: HTTPRequest) async throws -> Void
+    let send: @Sendable (_ session: SessionManager, _ request: HTTPRequest) async throws -> Data
 
-    init(_ description: String, _ send: @escaping @Sendable (SessionManager, HTTPRequest) async throws -> Void) {
+    init(_ description: String, _ send: @escaping @Sendable (SessionManager, HTTPRequest) async throws -> Data) {
         self.description = description
         self.send = send
     }
@@ -40,71 +42,123 @@ struct SendingForm: Sendable, CustomStringConvertible {
         FileManager.default.temporaryDirectory.appendingPathComponent("sluice-pipeline-\(UUID().uuidString)")
     }
 
+    /// The bytes of a downloaded file, which is removed.
+    static func taken(_ url: URL) throws -> Data {
+        defer { unlink(url.path) }
+        return try Data(contentsOf: url)
+    }
+
     /// Every API form of the session, each sending the given request once.
     static let all: [SendingForm] = [
-        SendingForm("data(for:)") { session, request in _ = try await session.data(for: request) },
+        SendingForm("data(for:)") { session, request in try await session.data(for: request).data },
         SendingForm("upload bytes") { session, request in
             var request = request
             request.method = .post
-            _ = try await session.upload(for: request, from: .bytes(Data("abc".utf8)))
+            return try await session.upload(for: request, from: .bytes(Data("abc".utf8))).data
         },
         SendingForm("upload file") { session, request in
             var request = request
             request.method = .post
             let path = try file(Data("file body".utf8))
             defer { unlink(path) }
-            _ = try await session.upload(for: request, from: .file(path: path))
+            return try await session.upload(for: request, from: .file(path: path)).data
         },
         SendingForm("upload stream") { session, request in
             var request = request
             request.method = .post
-            _ = try await session.upload(for: request, from: .stream(DataBodyStream(Data("stream body".utf8))))
+            return try await session.upload(for: request, from: .stream(DataBodyStream(Data("stream body".utf8)))).data
         },
         SendingForm("download(for:to:)") { session, request in
-            let response = try await session.download(for: request, to: destination)
-            unlink(response.fileURL.path)
+            try taken(try await session.download(for: request, to: destination).fileURL)
         },
         SendingForm("download(resumingWith:)") { session, request in
             // Resume data for a partial file of 0 bytes: the resumed download asks from the start.
             let partial = try file(Data())
             let resume = ResumeData(url: request.url, headers: [:], partialFilePath: partial, validator: nil)
-            let response = try await session.download(resumingWith: resume, to: destination)
-            unlink(response.fileURL.path)
+            return try taken(try await session.download(resumingWith: resume, to: destination).fileURL)
         },
         SendingForm("bytes(for:)") { session, request in
             let (stream, _) = try await session.bytes(for: request)
-            for try await _ in stream {}
+            var data = Data()
+            for try await chunk in stream { data += chunk }
+            return data
         },
         SendingForm("dataTask") { session, request in
-            _ = try await withCheckedThrowingContinuation { continuation in
+            try await withCheckedThrowingContinuation { continuation in
                 session.dataTask(with: request) { continuation.resume(with: $0) }.resume()
-            }
+            }.data
         },
         SendingForm("uploadTask") { session, request in
             var request = request
             request.method = .post
-            _ = try await withCheckedThrowingContinuation { continuation in
+            return try await withCheckedThrowingContinuation { continuation in
                 session.uploadTask(with: request, from: .bytes(Data("abc".utf8))) { continuation.resume(with: $0) }.resume()
-            }
+            }.data
         },
         SendingForm("downloadTask") { session, request in
-            let response = try await withCheckedThrowingContinuation { continuation in
+            try taken(try await withCheckedThrowingContinuation { continuation in
                 session.downloadTask(with: request, to: destination) { continuation.resume(with: $0) }.resume()
-            }
-            unlink(response.fileURL.path)
+            }.fileURL)
         },
         SendingForm("exchange into memory") { session, request in
-            _ = try await session.exchange(request, receiving: .memory)
+            try await session.exchange(request, receiving: .memory).body.data ?? Data()
         },
         SendingForm("exchange into a file") { session, request in
-            let exchange = try await session.exchange(request, receiving: .file(destination))
-            if let url = exchange.body.fileURL { unlink(url.path) }
+            try taken(try #require(try await session.exchange(request, receiving: .file(destination)).body.fileURL))
         },
         SendingForm("exchange as a stream") { session, request in
-            let exchange = try await session.exchange(request, receiving: .stream)
-            if case .stream(let stream) = exchange.body { for try await _ in stream {} }
+            var data = Data()
+            if case .stream(let stream) = try await session.exchange(request, receiving: .stream).body {
+                for try await chunk in stream { data += chunk }
+            }
+            return data
         },
     ]
+}
+
+/// A layer that answers every request itself, with a body in the form given.
+struct AnsweringLayer: HTTPLayer {
+    enum Form: String, CaseIterable, Sendable { case bytes, file, stream }
+
+    let form: Form
+    let body: Data
+    /// The file a `.file` answer reads (the layer's own: the session must leave it in place).
+    let path: String
+
+    init(form: Form, body: Data) throws {
+        self.form = form
+        self.body = body
+        path = try SendingForm.file(body)
+    }
+
+    func send(_ request: HTTPRequest, context: HTTPLayerContext, next: HTTPLayerNext) async throws(SluiceError) -> HTTPLayerResponse {
+        let answer: HTTPLayerBody = switch form {
+        case .bytes: .data(body)
+        case .file: .file(URL(fileURLWithPath: path))
+        case .stream: .stream(ResponseBodyStream(chunks: stride(from: 0, to: body.count, by: 1000).map { body[$0..<min($0 + 1000, body.count)] }))
+        }
+        var headers = HTTPHeaders()
+        try? headers.set(name: "Content-Type", value: "application/octet-stream")
+        return HTTPLayerResponse(
+            request: request, response: HTTPResponse(statusCode: 200, headers: headers, url: request.url), body: answer,
+            source: .layer("stub"))
+    }
+}
+
+/// Records what a session's event monitor hears.
+final class RecordingMonitor: EventMonitor {
+    let events = Locked<[String]>([])
+    let metrics = Locked<[TaskMetrics]>([])
+
+    func taskDidResume(_ task: SessionTask) { events.withLock { $0.append("resume") } }
+    func taskDidComplete(_ task: SessionTask, error: SluiceError?, metrics: TaskMetrics?) {
+        events.withLock { $0.append(error.map { "complete \($0.code)" } ?? "complete") }
+        if let metrics { self.metrics.withLock { $0.append(metrics) } }
+    }
+    func task(_ task: SessionTask, willSend request: HTTPRequest, hop: Int) { events.withLock { $0.append("send \(hop)") } }
+    func task(_ task: SessionTask, didReceive response: HTTPResponse, from source: ResponseSource, hop: Int) {
+        events.withLock { $0.append("receive \(hop) \(response.statusCode) from \(source)") }
+    }
 }
 
 extension TransportSuites {
@@ -160,6 +214,101 @@ extension TransportSuites {
             try await form.send(session, Transport.request(.httpbin, path))
             #expect(top.count == 1)
             #expect(network.count == 2)
+        }
+
+        @Test("a layer answering from bytes, a file or a stream serves every API form without a socket", arguments: SendingForm.all, AnsweringLayer.Form.allCases)
+        func answeredWithoutNetwork(form: SendingForm, answer: AnsweringLayer.Form) async throws {
+            let server = try RawTCPServer(reply: .bytes(Data("HTTP/1.1 500 Not Me\r\nContent-Length: 0\r\n\r\n".utf8)))
+            defer { server.stop() }
+            let body = Data((0..<50_000).map { UInt8(truncatingIfNeeded: $0 * 7) })
+            let layer = try AnsweringLayer(form: answer, body: body)
+            defer { unlink(layer.path) }
+            let monitor = RecordingMonitor()
+            let session = SessionManager(
+                configuration: {
+                    var configuration = SessionConfiguration()
+                    configuration.layers = [layer]
+                    return configuration
+                }(), eventMonitors: [monitor])
+            let received = try await form.send(session, HTTPRequest(url: server.url.appendingPathComponent("answered")))
+            #expect(received == body)
+            #expect(server.acceptedConnections == 0, "no socket was opened")
+            #expect(FileManager.default.fileExists(atPath: layer.path), "the layer's own file stays")
+            // The task completed as any other, its metrics saying where the answer came from.
+            for _ in 0..<100 where monitor.metrics.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(10)) }
+            let metrics = try #require(monitor.metrics.withLock { $0.first })
+            #expect(metrics.source == .layer("stub"))
+            #expect(metrics.transactions.count == 1)
+            #expect(monitor.events.withLock { $0 } == ["resume", "complete"])
+            #expect(session.tasks.isEmpty)
+        }
+
+        @Test("a layer's answer reports progress, metrics and hop events like the network's")
+        func answeredTaskIsATask() async throws {
+            let body = Data(repeating: 7, count: 300_000)
+            let monitor = RecordingMonitor()
+            let (top, network) = (CountingLayer(), CountingLayer())
+            let session = SessionManager(
+                configuration: {
+                    var configuration = SessionConfiguration()
+                    configuration.layers = [top]
+                    configuration.networkLayers = [network]
+                    configuration.cache = try! AnsweringLayer(form: .stream, body: body)
+                    return configuration
+                }(), eventMonitors: [monitor])
+            let reports = Locked<[TransferProgress]>([])
+            let task = Locked<SessionTask?>(nil)
+            let response = try await session.download(
+                for: HTTPRequest(url: "http://127.0.0.1:9/cached"), to: SendingForm.destination,
+                didCreateTask: { created in task.withLock { $0 = created } }, progress: { report in reports.withLock { $0.append(report) } })
+            defer { unlink(response.fileURL.path) }
+            #expect(try Data(contentsOf: response.fileURL) == body)
+            #expect(top.count == 1)
+            #expect(network.count == 0, "the cache slot answered above the network layers")
+            #expect(response.metrics.source == .layer("stub"))
+            #expect(reports.withLock { $0.last?.bytesReceived } == 300_000)
+            #expect(reports.withLock { $0.count } > 1, "progress as the chunks were delivered")
+            let finished = try #require(task.withLock { $0 })
+            #expect(finished.state == .completed)
+            #expect(finished.downloadProgress.completedUnitCount == 300_000)
+            #expect(finished.response?.statusCode == 200)
+            #expect(monitor.events.withLock { $0 } == ["resume", "send 0", "receive 0 200 from layer stub", "complete"])
+        }
+
+        @Test("a stream answered by a layer can be cancelled midway")
+        func layerStreamCancelled() async throws {
+            struct EndlessLayer: HTTPLayer {
+                func send(_ request: HTTPRequest, context: HTTPLayerContext, next: HTTPLayerNext) async throws(SluiceError) -> HTTPLayerResponse {
+                    let chunks = AsyncThrowingStream<Data, any Error> { continuation in
+                        let producer = Task {
+                            while !Task.isCancelled {
+                                continuation.yield(Data(repeating: 1, count: 100))
+                                try? await Task.sleep(for: .milliseconds(5))
+                            }
+                        }
+                        continuation.onTermination = { _ in producer.cancel() }
+                    }
+                    return HTTPLayerResponse(
+                        request: request, response: HTTPResponse(statusCode: 200), body: .stream(ResponseBodyStream(chunks)))
+                }
+            }
+            let session = SessionManager(configuration: {
+                var configuration = SessionConfiguration()
+                configuration.layers = [EndlessLayer()]
+                return configuration
+            }())
+            let (stream, response) = try await session.bytes(for: HTTPRequest(url: "http://127.0.0.1:9/endless"))
+            #expect(response.statusCode == 200)
+            let task = try #require(session.tasks.first)
+            var iterator = stream.makeAsyncIterator()
+            var read = 0
+            while read < 1_000, let chunk = try await iterator.next() { read += chunk.count }
+            task.cancel()
+            let error = await #expect(throws: SluiceError.self) { while try await iterator.next() != nil {} }
+            #expect(error?.code == .cancelled)
+            for _ in 0..<100 where task.state != .completed { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(task.state == .completed)
+            #expect(task.error?.code == .cancelled)
         }
     }
 }

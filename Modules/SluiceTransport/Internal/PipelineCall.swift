@@ -119,13 +119,7 @@ final class PipelineCall: HTTPLayerChain, @unchecked Sendable {
                 for monitor in session.eventMonitors { monitor.task(task, willSend: hopRequest, hop: context.hop) }
             }
             var answer = try await send(hopRequest, context: context, at: position)
-            if answer.transactions.isEmpty, !answer.source.usedNetwork {
-                transactions.append(TaskMetrics.Transaction(
-                    url: answer.request.url, statusCode: answer.response.statusCode,
-                    httpVersion: answer.response.httpVersion.description, source: answer.source))
-            } else {
-                transactions += answer.transactions
-            }
+            transactions += answer.recordedTransactions
             if !session.eventMonitors.isEmpty {
                 for monitor in session.eventMonitors {
                     monitor.task(task, didReceive: answer.response, from: answer.source, hop: context.hop)
@@ -272,7 +266,7 @@ final class PipelineCall: HTTPLayerChain, @unchecked Sendable {
 
     /// Keeps the answer a streamed call returned at its head, for the task's completion at its end.
     func streamAnswered(_ answer: HTTPLayerResponse) {
-        state.withLock { $0.streamAnswer = (answer.request, answer.response, answer.transactions) }
+        state.withLock { $0.streamAnswer = (answer.request, answer.response, answer.recordedTransactions) }
     }
 
     /// The streamed body ended (the network's, or a layer's copied in): the stream ends and the task completes.
@@ -280,6 +274,10 @@ final class PipelineCall: HTTPLayerChain, @unchecked Sendable {
         let answer = state.withLock { $0.streamAnswer }
         var error: SluiceError?
         if case .failure(let failure) = result { error = failure }
+        // A cancel wins over an end that raced it, as the task's completion says: the reader sees it too.
+        if error?.code != .cancelled, task.isCancelled {
+            error = SluiceError(.cancelled, "the task was cancelled", request: task.currentRequest)
+        }
         (sink as? StreamSink)?.buffer.finish(error)
         var transactions = answer?.transactions ?? []
         if let transfer { transactions += transfer.metrics.transactions }
@@ -292,6 +290,16 @@ final class PipelineCall: HTTPLayerChain, @unchecked Sendable {
                 .failure(SluiceError(.transportFailed, "the stream ended before its head", request: task.currentRequest))
             }
         _ = session.complete(task, outcome)
+    }
+}
+
+extension HTTPLayerResponse {
+    /// The answer's transactions; for a layer's own answer that names none, one made up for it, marked
+    /// with its source, so every task's metrics say where its response came from.
+    var recordedTransactions: [TaskMetrics.Transaction] {
+        guard transactions.isEmpty, !source.usedNetwork else { return transactions }
+        return [TaskMetrics.Transaction(
+            url: request.url, statusCode: response.statusCode, httpVersion: response.httpVersion.description, source: source)]
     }
 }
 

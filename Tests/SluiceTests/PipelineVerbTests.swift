@@ -1,0 +1,42 @@
+import Foundation
+import Sluice
+import SluiceTestSupport
+import Testing
+
+/// A layer that counts the requests it sees.
+final class VerbCountingLayer: HTTPLayer {
+    let count = Locked(0)
+
+    func send(_ request: HTTPRequest, context: HTTPLayerContext, next: HTTPLayerNext) async throws(SluiceError) -> HTTPLayerResponse {
+        count.withLock { $0 += 1 }
+        return try await next(request, context: context)
+    }
+}
+
+@Suite("The manager's verbs run on the session's pipeline")
+struct PipelineVerbTests {
+    static func manager(_ layer: VerbCountingLayer, network: VerbCountingLayer) throws -> HTTPSessionManager {
+        var configuration = SessionConfiguration()
+        configuration.completionQueue = DispatchQueue(label: "sluice.tests.completion")
+        configuration.layers = [layer]
+        configuration.networkLayers = [network]
+        return HTTPSessionManager(baseURL: try Support.httpbin(), configuration: configuration)
+    }
+
+    @Test("each verb form is one call through the layers; its redirects are hops below them")
+    func verbs() async throws {
+        let (layer, network) = (VerbCountingLayer(), VerbCountingLayer())
+        let manager = try Self.manager(layer, network: network)
+        _ = try await manager.get("get")
+        _ = try await manager.post("post", parameters: ["a": 1])
+        _ = try await manager.get("redirect/2")
+        let target = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-verb-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: target) }
+        _ = try await manager.download("bytes/100", to: target)
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            manager.GET("get", success: { _, _ in done.resume() }, failure: { _, _ in done.resume() })
+        }
+        #expect(layer.count.withLock { $0 } == 5)
+        #expect(network.count.withLock { $0 } == 7, "5 calls, 2 of them redirect hops")
+    }
+}
