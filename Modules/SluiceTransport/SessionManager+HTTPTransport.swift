@@ -13,15 +13,25 @@ extension SessionManager: HTTPTransport {
     public func exchange(
         _ request: HTTPRequest, receiving destination: ResponseBodyDestination, events: TransportEvents
     ) async throws(SluiceError) -> TransportExchange {
-        let didCreateTask = events.didCreateTask.map { handler in { @Sendable (task: SessionTask) in handler(task) } }
+        let told = events.didCreateTask
+        let didComplete = events.didComplete
+        var didCreateTask: (@Sendable (SessionTask) -> Void)?
+        if told != nil || didComplete != nil {
+            didCreateTask = { (task: SessionTask) in
+                if let didComplete { task.mutable.withLock { $0.onComplete = didComplete } }
+                told?(task)
+            }
+        }
         switch destination {
         case .memory:
+            let didCreateTask = didCreateTask
             let kind: SessionTask.Kind = request.body.isPresent ? .upload : .data
             let received = try await runData(kind: kind, request: request, didCreateTask, progress: events.progress)
             return TransportExchange(
                 request: received.request, response: received.response, body: .data(received.data),
                 metrics: received.metrics)
         case .file(let destination):
+            let didCreateTask = didCreateTask
             let received = try await runDownload(
                 request: request, resuming: nil, to: destination, didCreateTask, progress: events.progress)
             return TransportExchange(
@@ -29,14 +39,15 @@ extension SessionManager: HTTPTransport {
                 metrics: received.metrics)
         case .stream:
             // The exchange returns with the head: progress follows the task's reports until it ends.
+            let created = didCreateTask
             let following = events.progress.map { progress in
                 { @Sendable (task: SessionTask) in
                     let updates = task.progressUpdates
                     Task { for await update in updates { progress(update) } }
-                    didCreateTask?(task)
+                    created?(task)
                 }
             }
-            let (stream, response, task) = try await runStream(request: request, following ?? didCreateTask)
+            let (stream, response, task) = try await runStream(request: request, following ?? created)
             return TransportExchange(
                 request: task.currentRequest, response: response, body: .stream(ResponseBodyStream(stream)))
         }

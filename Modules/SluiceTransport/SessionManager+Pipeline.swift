@@ -186,7 +186,10 @@ extension SessionManager {
     func finish(_ call: PipelineCall, _ ran: Result<(answer: HTTPLayerResponse, body: DeliveredBody), SluiceError>) -> Outcome {
         switch ran {
         case .failure(let error):
-            (call.sink as? StreamSink)?.buffer.finish(error)
+            if let stream = call.sink as? StreamSink {
+                call.abandonStream(error)
+                stream.buffer.finish(error)
+            }
             return complete(call.task, .failure(error)).map { ($0, .data(Data())) }
         case .success(let (answer, body)):
             let metrics = TaskMetrics(
@@ -203,6 +206,7 @@ extension SessionManager {
     /// completed with.
     func complete(_ task: SessionTask, _ outcome: Result<Completed, SluiceError>) -> Result<Completed, SluiceError> {
         var outcome = outcome
+        var onComplete: (@Sendable (Result<TaskMetrics, SluiceError>) -> Void)?
         let continuations = task.mutable.withLock { state -> [AsyncStream<TransferProgress>.Continuation]? in
             switch state.lifecycle.complete() {
             case .alreadyCompleted:
@@ -217,6 +221,8 @@ extension SessionManager {
             state.transfer = nil
             state.call = nil
             state.starter = nil
+            onComplete = state.onComplete
+            state.onComplete = nil
             switch outcome {
             case .success(let completed):
                 state.metrics = completed.metrics
@@ -245,6 +251,7 @@ extension SessionManager {
         ) {
             $0.taskDidComplete(task, error: error, metrics: metrics)
         }
+        onComplete?(outcome.map(\.metrics))
         return outcome
     }
 
@@ -290,6 +297,12 @@ extension SessionManager {
             return transfer.end(.failure(SluiceError(.sessionInvalidated, "the session was invalidated", request: transfer.request)))
         }
         if suspended { engine.submit(.suspend(transfer)) }
+    }
+
+    /// Stops `transfer` with `error`, on the engine or here when the engine no longer takes commands.
+    func cancelTransfer(_ transfer: Transfer, _ error: SluiceError) {
+        transfer.cancellation.withLock { $0 = error }
+        if !engine.submit(.cancel(transfer, error)) { transfer.end(.failure(transfer.attach(error))) }
     }
 
     /// The stream's reader caught up with `transfer`.

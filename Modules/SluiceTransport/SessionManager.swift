@@ -329,10 +329,7 @@ public final class SessionManager: Sendable, TaskController {
     private func carryOut(_ cancellation: Cancellation, for task: SessionTask) {
         let error = SluiceError(.cancelled, "the task was cancelled", request: task.currentRequest)
         if let starter = cancellation.starter { return starter(task, error) }
-        if let transfer = cancellation.transfer {
-            transfer.cancellation.withLock { $0 = error }
-            if !engine.submit(.cancel(transfer, error)) { transfer.end(.failure(transfer.attach(error))) }
-        }
+        if let transfer = cancellation.transfer { cancelTransfer(transfer, error) }
         cancellation.call?.cancelled()
     }
 }

@@ -96,6 +96,8 @@ public final class SessionTask: TransportTask, Identifiable, CustomStringConvert
         /// with the error given (cancelled before it started, the session invalidated). It does not
         /// refer to the task: a task released without being resumed is freed.
         var starter: (@Sendable (SessionTask, SluiceError?) -> Void)?
+        /// Told how the task ended, once, as it completes (an ``HTTPTransport`` exchange's `didComplete`).
+        var onComplete: (@Sendable (Result<TaskMetrics, SluiceError>) -> Void)?
 
         /// The counts as a report, with the progress streams to tell; `nil` when there are none.
         func progressReport() -> (TransferProgress, [AsyncStream<TransferProgress>.Continuation])? {

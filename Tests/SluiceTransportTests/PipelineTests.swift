@@ -181,7 +181,7 @@ extension TransportSuites {
         func everyFormThroughTheChain(form: SendingForm) async throws {
             let (session, top, network) = try Self.countingSession()
             let direct = try Transport.request(.httpbin, "/anything/pipeline")
-            try await form.send(session, direct)
+            _ = try await form.send(session, direct)
             #expect(top.count == 1)
             #expect(network.count == 1)
             #expect(network.requests.first?.url.path == "/anything/pipeline")
@@ -195,9 +195,9 @@ extension TransportSuites {
                 for _ in 0..<3 {
                     path = "/redirect-to?status_code=307&url=" + path.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
                 }
-                try await form.send(session, Transport.request(.httpbin, path))
+                _ = try await form.send(session, Transport.request(.httpbin, path))
             } else {
-                try await form.send(session, Transport.request(.httpbin, "/redirect/3"))
+                _ = try await form.send(session, Transport.request(.httpbin, "/redirect/3"))
             }
             #expect(top.count == 1, "the top layer sees the call once")
             #expect(network.count == 4, "the network layer sees the request and three redirects")
@@ -211,7 +211,7 @@ extension TransportSuites {
             // httpbin's /basic-auth takes GET only; /status/401 answers any method with a challenge (and
             // again after the credential: the handler is asked once).
             let path = form.description.hasPrefix("upload") ? "/status/401" : "/basic-auth/user/passwd"
-            try await form.send(session, Transport.request(.httpbin, path))
+            _ = try await form.send(session, Transport.request(.httpbin, path))
             #expect(top.count == 1)
             #expect(network.count == 2)
         }
@@ -309,6 +309,31 @@ extension TransportSuites {
             for _ in 0..<100 where task.state != .completed { try await Task.sleep(for: .milliseconds(10)) }
             #expect(task.state == .completed)
             #expect(task.error?.code == .cancelled)
+        }
+
+        @Test("an exchange's didComplete has the metrics of every destination, a stream's once it has ended")
+        func endOfBodyWithMetrics() async throws {
+            let session = try Transport.session()
+            for destination in ["memory", "file", "stream"] {
+                let ended = Locked<Result<TaskMetrics, SluiceError>?>(nil)
+                let events = TransportEvents(didComplete: { result in ended.withLock { $0 = result } })
+                let request = try Transport.request(.httpbin, "/redirect/1")
+                switch destination {
+                case "memory":
+                    _ = try await session.exchange(request, receiving: .memory, events: events)
+                case "file":
+                    let exchange = try await session.exchange(request, receiving: .file(SendingForm.destination), events: events)
+                    if let url = exchange.body.fileURL { unlink(url.path) }
+                default:
+                    let exchange = try await session.exchange(request, receiving: .stream, events: events)
+                    guard case .stream(let stream) = exchange.body else { throw SluiceError(.transportFailed, "no stream") }
+                    for try await _ in stream {}
+                    for _ in 0..<100 where ended.withLock({ $0 == nil }) { try await Task.sleep(for: .milliseconds(10)) }
+                }
+                let metrics = try #require(try ended.withLock { $0 }?.get(), "\(destination)")
+                #expect(metrics.transactions.count == 2, "\(destination): the redirect and the answer")
+                #expect(metrics.transactions.allSatisfy { $0.source == .network && $0.statusCode > 0 })
+            }
         }
     }
 }

@@ -7,17 +7,24 @@ public struct TransportEvents: Sendable {
     /// reports may be skipped. On success its last call, made before the exchange returns, has the
     /// final counts.
     public var progress: (@Sendable (TransferProgress) -> Void)?
+    /// Called once the exchange's task has ended: with its metrics (every hop's transaction, each marked
+    /// with where its response came from), or with the error it ended with. For a body delivered as a
+    /// stream, that is when the stream has ended, after the exchange returned.
+    public var didComplete: (@Sendable (Result<TaskMetrics, SluiceError>) -> Void)?
 
     /// Events going to these handlers.
     ///
     /// - Parameters:
     ///   - didCreateTask: As ``didCreateTask``. Default `nil`.
     ///   - progress: As ``progress``. Default `nil`.
+    ///   - didComplete: As ``didComplete``. Default `nil`.
     public init(
         didCreateTask: (@Sendable (any TransportTask) -> Void)? = nil,
-        progress: (@Sendable (TransferProgress) -> Void)? = nil
+        progress: (@Sendable (TransferProgress) -> Void)? = nil,
+        didComplete: (@Sendable (Result<TaskMetrics, SluiceError>) -> Void)? = nil
     ) {
         self.didCreateTask = didCreateTask
         self.progress = progress
+        self.didComplete = didComplete
     }
 }

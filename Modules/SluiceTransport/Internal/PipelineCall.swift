@@ -45,6 +45,9 @@ final class PipelineCall: HTTPLayerChain, @unchecked Sendable {
         var streamTransfer: Transfer?
         /// A layer's stream being copied into the caller's stream, waiting for the reader.
         var pumpWaiter: CheckedContinuation<Void, Never>?
+        /// A streamed body that ended before its answer came up the chain (a short body, a layer still
+        /// returning): it ends the stream once the answer is in.
+        var earlyEnd: (result: Result<Void, SluiceError>, transfer: Transfer?)?
     }
     private let state = Locked(State())
 
@@ -264,14 +267,39 @@ final class PipelineCall: HTTPLayerChain, @unchecked Sendable {
     /// Resets the hand-off for a streamed call's next hop.
     func streamHopBegins() { state.withLock { $0.headHandoff.reset() } }
 
-    /// Keeps the answer a streamed call returned at its head, for the task's completion at its end.
-    func streamAnswered(_ answer: HTTPLayerResponse) {
-        state.withLock { $0.streamAnswer = (answer.request, answer.response, answer.recordedTransactions) }
+    /// The call failed after a streamed hop's head (a layer above threw): the transfer still carrying
+    /// the body is stopped.
+    func abandonStream(_ error: SluiceError) {
+        guard let transfer = state.withLock({ state in defer { state.streamTransfer = nil }; return state.streamTransfer }) else { return }
+        session.cancelTransfer(transfer, error)
     }
 
-    /// The streamed body ended (the network's, or a layer's copied in): the stream ends and the task completes.
+    /// Keeps the answer a streamed call returned at its head, for the task's completion at its end; ends
+    /// the stream at once when its body ended already.
+    func streamAnswered(_ answer: HTTPLayerResponse) {
+        let recorded = (answer.request, answer.response, answer.recordedTransactions)
+        let early = state.withLock { state -> (result: Result<Void, SluiceError>, transfer: Transfer?)? in
+            state.streamAnswer = recorded
+            defer { state.earlyEnd = nil }
+            return state.earlyEnd
+        }
+        if let early { endStream(early.result, transfer: early.transfer, answer: recorded) }
+    }
+
+    /// The streamed body ended (the network's, or a layer's copied in): the stream ends and the task
+    /// completes, once the answer is in.
     func streamBodyEnded(_ result: Result<Void, SluiceError>, transfer: Transfer?) {
-        let answer = state.withLock { $0.streamAnswer }
+        let answer = state.withLock { state -> (request: HTTPRequest, response: HTTPResponse, transactions: [TaskMetrics.Transaction])? in
+            if state.streamAnswer == nil { state.earlyEnd = (result, transfer) }
+            return state.streamAnswer
+        }
+        if let answer { endStream(result, transfer: transfer, answer: answer) }
+    }
+
+    private func endStream(
+        _ result: Result<Void, SluiceError>, transfer: Transfer?,
+        answer: (request: HTTPRequest, response: HTTPResponse, transactions: [TaskMetrics.Transaction])
+    ) {
         var error: SluiceError?
         if case .failure(let failure) = result { error = failure }
         // A cancel wins over an end that raced it, as the task's completion says: the reader sees it too.
@@ -279,15 +307,13 @@ final class PipelineCall: HTTPLayerChain, @unchecked Sendable {
             error = SluiceError(.cancelled, "the task was cancelled", request: task.currentRequest)
         }
         (sink as? StreamSink)?.buffer.finish(error)
-        var transactions = answer?.transactions ?? []
+        var transactions = answer.transactions
         if let transfer { transactions += transfer.metrics.transactions }
         let metrics = TaskMetrics(
             transactions: transactions, startDate: startDate, duration: Date().timeIntervalSince(startDate))
         let outcome: Result<SessionManager.Completed, SluiceError> =
-            if let error { .failure(error) } else if let answer {
+            if let error { .failure(error) } else {
                 .success(.init(request: answer.request, response: answer.response, metrics: metrics))
-            } else {
-                .failure(SluiceError(.transportFailed, "the stream ended before its head", request: task.currentRequest))
             }
         _ = session.complete(task, outcome)
     }
