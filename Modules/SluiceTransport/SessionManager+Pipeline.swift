@@ -1,5 +1,6 @@
 import Foundation
 import SluiceCore
+import Synchronization
 
 /// How every API of the session runs: a task and its pipeline call, the chain run from the top, the
 /// body delivered, the task completed.
@@ -301,7 +302,7 @@ extension SessionManager {
 
     /// Stops `transfer` with `error`, on the engine or here when the engine no longer takes commands.
     func cancelTransfer(_ transfer: Transfer, _ error: SluiceError) {
-        transfer.cancellation.withLock { $0 = error }
+        transfer.cancelRequested.store(true, ordering: .releasing)
         if !engine.submit(.cancel(transfer, error)) { transfer.end(.failure(transfer.attach(error))) }
     }
 

@@ -52,7 +52,7 @@ struct BridgeTests {
         for (name, value) in row.headers { request.headers.add(try HTTPHeader(name: name, value: value)) }
         if row.body { request.body = .bytes(Data("abc".utf8)) }
         request.contentEncoding = row.contentEncoding
-        let prepared = Bridge.prepare(request, configuration: configuration, leftOriginalOrigin: row.leftOrigin)
+        let prepared = Bridge.prepare(request, configuration: SharedConfiguration(configuration), leftOriginalOrigin: row.leftOrigin)
         #expect(prepared.headers.map { "\($0.name): \($0.value)" } == row.expected)
         #expect(prepared.url == request.url)
         #expect(prepared.method == request.method)

@@ -11,10 +11,12 @@ import SluiceCore
 enum Bridge {
     /// `request` as the session sends it.
     static func prepare(
-        _ request: HTTPRequest, configuration: SessionConfiguration, leftOriginalOrigin: Bool
+        _ request: HTTPRequest, configuration shared: SharedConfiguration, leftOriginalOrigin: Bool
     ) -> HTTPRequest {
-        let defaults = configuration.defaultHeaders
-        let accept = configuration.registry.acceptEncoding
+        // Read in place (`shared.value.…`): a copy of the configuration costs a retain and a release of each
+        // of its fields.
+        let defaults = shared.value.defaultHeaders
+        let accept = shared.value.registry.acceptEncoding
         let encodes = request.contentEncoding != nil && request.body.isPresent
         let headers = request.headers
         // Most requests need nothing: no copy of the request is made for them.
@@ -36,7 +38,7 @@ enum Bridge {
         merged.remove("Content-Length")
         merged.remove("Transfer-Encoding")
         if encodes, let name = request.contentEncoding,
-            let coding = configuration.registry.contentCoding(named: name), coding.canEncode,
+            let coding = shared.value.registry.contentCoding(named: name), coding.canEncode,
             let field = try? HTTPHeader(name: "Content-Encoding", value: coding.name)
         {
             merged.replace(with: field)

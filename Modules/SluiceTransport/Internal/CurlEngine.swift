@@ -1,6 +1,7 @@
 import CCurl
 import Foundation
 import SluiceCore
+import Synchronization
 
 /// One curl multi handle driven by one dedicated thread with `curl_multi_poll`.
 ///
@@ -194,7 +195,9 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
                 return
             }
             // Cancelled before the engine got to it.
-            if let error = transfer.cancellation.withLock({ $0 }) { return transfer.end(.failure(transfer.attach(error))) }
+            if transfer.cancelRequested.load(ordering: .acquiring) {
+                return transfer.end(.failure(transfer.attach(SluiceError(.cancelled, "the task was cancelled"))))
+            }
             attach(transfer)
         case .cancel(let transfer, let error):
             guard let easy = handle(of: transfer) else { return }

@@ -1,3 +1,4 @@
+import Foundation
 import SluiceCore
 
 /// A call's follow-ups — redirects and authentication rounds, one hop at a time — as a value with no
@@ -42,8 +43,9 @@ struct FollowUps: Sendable {
     /// Whether a followed redirect left the original origin: the session's credentials and default
     /// `Authorization` are not sent from then on.
     private(set) var leftOriginalOrigin = false
-    /// The hop now being decided on, for the answers.
-    private var pending: (request: HTTPRequest, response: HTTPResponse)?
+    /// The status of the hop now being decided on, and the URL of its request, for the answers.
+    private var pendingStatus = 0
+    private var pendingURL: URL?
 
     init(kind: SessionTask.Kind, policy: RedirectPolicy, hasChallengeHandler: Bool) {
         self.kind = kind
@@ -51,20 +53,49 @@ struct FollowUps: Sendable {
         self.hasChallengeHandler = hasChallengeHandler
     }
 
+    /// Which answers the follow-ups may act on, as they stand: what a hop's transfer needs to know, at
+    /// each head, to keep a body aside (small) instead of delivering it.
+    struct Rule: Sendable, Equatable {
+        /// The policy follows redirects (a 3xx with a `Location`).
+        var followsRedirects = false
+        /// A 401 goes to the challenge handler.
+        var asksOn401 = false
+
+        /// Whether a response with this status may be followed up.
+        func mayFollow(statusCode: Int, hasLocation: Bool) -> Bool {
+            switch statusCode {
+            case 301, 302, 303, 307, 308: followsRedirects && hasLocation
+            case 401: asksOn401
+            default: false
+            }
+        }
+    }
+
+    /// The rule for the next hop.
+    var rule: Rule {
+        var policyFollows = true
+        if case .refuse = policy { policyFollows = false }
+        return Rule(
+            followsRedirects: policyFollows,
+            asksOn401: AuthenticationRetryPlanner.asksHandler(
+                statusCode: 401, kind: kind, askedAlready: askedChallengeHandler, hasHandler: hasChallengeHandler))
+    }
+
     /// Whether a hop answered with this status may be followed up: its body is then kept aside (small)
     /// instead of delivered, until the follow-ups decide.
     func mayFollow(statusCode: Int, hasLocation: Bool) -> Bool {
-        RedirectPlanner.follows(statusCode: statusCode, hasLocation: hasLocation, policy: policy)
-            || AuthenticationRetryPlanner.asksHandler(
-                statusCode: statusCode, kind: kind, askedAlready: askedChallengeHandler, hasHandler: hasChallengeHandler)
+        rule.mayFollow(statusCode: statusCode, hasLocation: hasLocation)
     }
 
     /// The hop for `request` was answered with `response`.
     mutating func answered(_ request: HTTPRequest, with response: HTTPResponse) -> Action {
-        pending = (request, response)
-        if RedirectPlanner.follows(statusCode: response.statusCode, hasLocation: response.headers.contains("Location"), policy: policy),
+        pendingStatus = response.statusCode
+        // The head's fields are read (and parsed) only for a redirect status.
+        if (300...308).contains(response.statusCode),
+            RedirectPlanner.follows(statusCode: response.statusCode, hasLocation: response.headers.contains("Location"), policy: policy),
             let maximum = RedirectPlanner.maximumRedirects(policy)
         {
+            pendingURL = request.url
             do throws(SluiceError) {
                 let plan = try RedirectPlanner.plan(
                     following: request, response: response, redirectCount: redirectCount, maximum: maximum)
@@ -80,8 +111,8 @@ struct FollowUps: Sendable {
     /// The policy answered (or, for ``RedirectPolicy/follow(maximum:)``, the plan stands): `next` to
     /// follow, `nil` to deliver the redirect.
     mutating func policyAnswered(_ next: HTTPRequest?, leavesOrigin: Bool) -> Action {
-        guard let next else { return challengeOrDeliver(statusCode: pending?.response.statusCode ?? 0) }
-        if leavesOrigin || !RedirectPlanner.sameOrigin(next.url, pending?.request.url ?? next.url) { leftOriginalOrigin = true }
+        guard let next else { return challengeOrDeliver(statusCode: pendingStatus) }
+        if leavesOrigin || !RedirectPlanner.sameOrigin(next.url, pendingURL ?? next.url) { leftOriginalOrigin = true }
         redirectCount += 1
         return .follow(next)
     }

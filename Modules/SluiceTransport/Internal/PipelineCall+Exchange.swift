@@ -6,10 +6,10 @@ extension PipelineCall {
     /// download's file, the stream), except the body of a response the follow-ups may act on, which is
     /// kept aside, small and decoded.
     func exchange(_ request: HTTPRequest, context: HTTPLayerContext) async throws(SluiceError) -> HTTPLayerResponse {
-        let hop = self.hop
+        let (hop, start) = hopAndStart
         let settings = Transfer.HopSettings(
-            startedAt: startedAt, resourceTimeout: resourceTimeout, credential: hop.credential,
-            followUps: hop.followUps, sendsBodyAgain: hop.sendsBodyAgain)
+            startedAt: start, resourceTimeout: resourceTimeout, credential: hop.credential,
+            followUpRule: hop.followUpRule, sendsBodyAgain: hop.sendsBodyAgain)
         let streaming = destination == .stream
         var completion: (@Sendable (Transfer, Transfer.Ending) -> Void)?
         if streaming { completion = { [self] transfer, ending in streamHopEvent(ending, ended: transfer) } }
@@ -50,6 +50,7 @@ extension PipelineCall {
     /// What a hop's transfer answered: its request as sent, its head, and its body as the sink holds it
     /// (or as kept aside).
     private func answer(from transfer: Transfer) -> HTTPLayerResponse {
+        if let started = transfer.startedAt { noteStart(Clock(started: started, date: transfer.metrics.startDate)) }
         let response = transfer.responseHead?.makeResponse() ?? HTTPResponse(statusCode: 0)
         let body: HTTPLayerBody
         if let aside = transfer.heldAsideBody {

@@ -1,5 +1,6 @@
 import Foundation
 import SluiceCore
+import Synchronization
 
 /// One call of a session's API on its way through the session's pipeline: the chain of steps (the
 /// caller's layers, follow-ups, bridge, cache slot, network layers, exchange) and what the call keeps
@@ -15,21 +16,50 @@ final class PipelineCall: HTTPLayerChain, @unchecked Sendable {
     /// Where the network writes the body: memory, the download's file, the stream's buffer.
     let sink: any ResponseSink
     let destination: HTTPLayerContext.Destination
-    /// When the call started: its resource timeout counts from here.
-    let startedAt = ContinuousClock.now
-    let startDate = Date()
+    /// When the call started: its resource timeout counts from here. Taken by its first hop's transfer
+    /// as it configures its handle (a clock read the transfer makes anyway), or here before a hop
+    /// that is not the first, or by the delivery of an answer no transfer gave.
+    var startedAt: ContinuousClock.Instant { clock().started }
+    /// When the call started, for its metrics.
+    var startDate: Date { clock().date }
+
+    /// When the call started: as its first hop's transfer noted it, else now (noted for what follows).
+    func clock() -> Clock {
+        state.withLock { state in
+            if let clock = state.clock { return clock }
+            let now = Clock.now()
+            state.clock = now
+            return now
+        }
+    }
+
+    /// Notes the start of the call's first hop as the call's own start, unless one was noted.
+    func noteStart(_ clock: Clock) {
+        state.withLock { state in
+            if state.clock == nil { state.clock = clock }
+        }
+    }
     /// Seconds the whole call may take: the request's own, else the session's.
     let resourceTimeout: TimeInterval?
 
     /// What one hop is to be sent with: the follow-ups set it before they pass the hop on.
     struct Hop: Sendable {
         var credential: Credential?
-        var followUps: FollowUps?
+        var followUpRule = FollowUps.Rule()
         var sendsBodyAgain = false
         var leftOriginalOrigin = false
     }
 
+    /// When the call started, once known.
+    struct Clock: Sendable {
+        var started: ContinuousClock.Instant
+        var date: Date
+
+        static func now() -> Clock { Clock(started: .now, date: Date()) }
+    }
+
     private struct State: Sendable {
+        var clock: Clock?
         var hop = Hop()
         /// Called when the task is cancelled while the call waits for something other than a transfer
         /// (a handler's answer, a layer's stream).
@@ -49,13 +79,13 @@ final class PipelineCall: HTTPLayerChain, @unchecked Sendable {
         /// returning): it ends the stream once the answer is in.
         var earlyEnd: (result: Result<Void, SluiceError>, transfer: Transfer?)?
     }
-    private let state = Locked(State())
+    private let state = Mutex(State())
 
     init(session: SessionManager, task: SessionTask, sink: any ResponseSink) {
         self.session = session
         self.task = task
         self.sink = sink
-        self.resourceTimeout = task.originalRequest.resourceTimeout ?? session.configuration.resourceTimeout
+        self.resourceTimeout = task.originalRequest.resourceTimeout ?? session.sharedConfiguration.value.resourceTimeout
         destination = sink is StreamSink ? .stream : sink is FileSink ? .file : .memory
     }
 
@@ -76,7 +106,9 @@ final class PipelineCall: HTTPLayerChain, @unchecked Sendable {
             return try await followUps(request, context: context, below: position + 1)
         case .bridge:
             let left = state.withLock { $0.hop.leftOriginalOrigin }
-            let prepared = Bridge.prepare(request, configuration: session.configuration, leftOriginalOrigin: left)
+            let prepared = Bridge.prepare(request, configuration: session.sharedConfiguration, leftOriginalOrigin: left)
+            // With nothing between the bridge and the network, straight to the exchange: no frame more.
+            if case .exchange = stages[position + 1] { return try await exchange(prepared, context: context) }
             return try await send(prepared, context: context, at: position + 1)
         case .exchange:
             return try await exchange(request, context: context)
@@ -102,27 +134,30 @@ final class PipelineCall: HTTPLayerChain, @unchecked Sendable {
     private func followUps(
         _ request: HTTPRequest, context: HTTPLayerContext, below position: Int
     ) async throws(SluiceError) -> HTTPLayerResponse {
-        let configuration = session.configuration
+        let shared = session.sharedConfiguration
         var planner = FollowUps(
-            kind: task.kind, policy: request.redirectPolicy ?? configuration.redirectPolicy,
-            hasChallengeHandler: configuration.authenticationChallengeHandler != nil)
+            kind: task.kind, policy: request.redirectPolicy ?? shared.value.redirectPolicy,
+            hasChallengeHandler: shared.value.authenticationChallengeHandler != nil)
         var hopRequest = request
         var context = context
-        var credential = configuration.credential
+        var credential = shared.value.credential
         let originalURL = request.url
         var transactions: [TaskMetrics.Transaction] = []
         while true {
-            try context.checkCancellation(hopRequest)
-            if let error = resourceTimeoutError(hopRequest) { throw error }
+            if context.hop > 0 {
+                // Between hops (the first is checked as its transfer is attached, and by its clock).
+                try context.checkCancellation(hopRequest)
+                if let error = resourceTimeoutError(hopRequest) { throw error }
+            }
             let hop = Hop(
                 credential: credential.flatMap { RedirectPlanner.sameOrigin(hopRequest.url, originalURL) ? $0 : nil },
-                followUps: planner, sendsBodyAgain: context.hop > 0, leftOriginalOrigin: planner.leftOriginalOrigin)
+                followUpRule: planner.rule, sendsBodyAgain: context.hop > 0, leftOriginalOrigin: planner.leftOriginalOrigin)
             state.withLock { $0.hop = hop }
             if !session.eventMonitors.isEmpty {
                 for monitor in session.eventMonitors { monitor.task(task, willSend: hopRequest, hop: context.hop) }
             }
             var answer = try await send(hopRequest, context: context, at: position)
-            transactions += answer.recordedTransactions
+            if transactions.isEmpty { transactions = answer.recordedTransactions } else { transactions += answer.recordedTransactions }
             if !session.eventMonitors.isEmpty {
                 for monitor in session.eventMonitors {
                     monitor.task(task, didReceive: answer.response, from: answer.source, hop: context.hop)
@@ -151,7 +186,7 @@ final class PipelineCall: HTTPLayerChain, @unchecked Sendable {
                     let chosen = try await ask({ decide(proposed, response) }, request: hopRequest)
                     action = planner.policyAnswered(chosen, leavesOrigin: leavesOrigin)
                 case .askChallengeHandler:
-                    guard let handler = configuration.authenticationChallengeHandler else { preconditionFailure("asked without a handler") }
+                    guard let handler = shared.value.authenticationChallengeHandler else { preconditionFailure("asked without a handler") }
                     let (asked, response) = (hopRequest, answer.response)
                     let offered = try await ask({ handler(asked, response) }, request: hopRequest)
                     action = planner.challengeAnswered(offered)
@@ -178,8 +213,8 @@ final class PipelineCall: HTTPLayerChain, @unchecked Sendable {
         return SluiceError(.resourceTimedOut, "the transfer took longer than \(limit) s", request: request)
     }
 
-    /// The settings of the hop the follow-ups are sending.
-    var hop: Hop { state.withLock { $0.hop } }
+    /// The settings of the hop the follow-ups are sending, and the call's start as known so far.
+    var hopAndStart: (Hop, ContinuousClock.Instant?) { state.withLock { ($0.hop, $0.clock?.started) } }
 
     // MARK: Cancellation
 

@@ -27,9 +27,9 @@ final class Transfer: @unchecked Sendable {
     let task: SessionTask
     /// What the call's follow-ups and its clock say about this hop.
     let hop: HopSettings
-    /// Set when the task is cancelled before the engine has attached the transfer: the engine ends it
-    /// at once instead of starting it.
-    let cancellation = Locked<SluiceError?>(nil)
+    /// Set when the task is cancelled, so a transfer the engine has not attached yet ends at once
+    /// instead of starting.
+    let cancelRequested = Atomic<Bool>(false)
     private let sharedConfiguration: SharedConfiguration
     /// The session's configuration, read in place.
     var configuration: SessionConfiguration { _read { yield sharedConfiguration.value } }
@@ -116,8 +116,8 @@ final class Transfer: @unchecked Sendable {
     /// Engine thread only until the transfer ended.
     private(set) var metrics = TaskMetrics()
     /// When the call started: the resource timeout counts the whole call from here, redirects and
-    /// authentication rounds included.
-    private var startedAt: ContinuousClock.Instant { hop.startedAt }
+    /// authentication rounds included. For a call's first hop, when its handle was configured.
+    private(set) var startedAt: ContinuousClock.Instant?
     /// Watches the bytes this attempt moves (head and body, both ways) for the idle timeout: the
     /// request's own timeout, else the session's; 0 for none.
     private var idleWatch: IdleWatch
@@ -151,6 +151,7 @@ final class Transfer: @unchecked Sendable {
     ) {
         self.task = task
         self.hop = hop
+        self.startedAt = hop.startedAt
         self.request = request
         self.sharedConfiguration = configuration
         self.sink = sink
@@ -199,15 +200,15 @@ final class Transfer: @unchecked Sendable {
 
     /// What the call's follow-ups and its clock say about one hop.
     struct HopSettings {
-        /// When the call started: its resource timeout counts from here.
-        let startedAt: ContinuousClock.Instant
+        /// When the call started: its resource timeout counts from here; `nil` for its first hop, which
+        /// starts the count as it configures its handle.
+        let startedAt: ContinuousClock.Instant?
         /// Seconds the whole call may take, `nil` for no limit.
         let resourceTimeout: TimeInterval?
         /// The credential libcurl sends (to the call's original origin only).
         let credential: Credential?
-        /// The follow-ups as they stand, to tell which responses may be followed up (their bodies are
-        /// kept aside); `nil` when none may.
-        let followUps: FollowUps?
+        /// Which responses the follow-ups may act on (their bodies are kept aside).
+        let followUpRule: FollowUps.Rule
         /// Whether the request went out before in this call (a redirect that keeps the body, a retry
         /// with a credential): a body stream starts over from its first byte.
         let sendsBodyAgain: Bool
@@ -308,6 +309,7 @@ final class Transfer: @unchecked Sendable {
         _ easy: UnsafeMutableRawPointer, share: UnsafeMutableRawPointer, startingCookieEngine: Bool
     ) throws(SluiceError) {
         let now = ContinuousClock.now
+        if startedAt == nil { startedAt = now }
         headParser.reset()
         responseHead = nil
         holdsBodyAside = false
@@ -328,7 +330,7 @@ final class Transfer: @unchecked Sendable {
         var totalTimeout: Int?
         if let resource = hop.resourceTimeout {
             // What is left of the call's time: a redirect or an authentication round does not restart it.
-            let left = resource - Self.seconds(now - startedAt)
+            let left = resource - Self.seconds(now - (startedAt ?? now))
             guard left > 0 else {
                 throw SluiceError(.resourceTimedOut, "the transfer took longer than \(resource) s", request: request)
             }
@@ -483,7 +485,7 @@ final class Transfer: @unchecked Sendable {
             state.head = head
             state.response = nil
         }
-        holdsBodyAside = hop.followUps?.mayFollow(statusCode: head.statusCode, hasLocation: head.hasLocation) ?? false
+        holdsBodyAside = hop.followUpRule.mayFollow(statusCode: head.statusCode, hasLocation: head.hasLocation)
         // The body is begun at its first byte (or at the end), so the head of a response curl
         // answers itself (an authentication round) never reaches the sink.
     }
@@ -757,7 +759,7 @@ final class Transfer: @unchecked Sendable {
         let library = LibraryDiagnostic(
             library: "libcurl", code: Int(code.rawValue),
             message: String(cString: curl_easy_strerror(code)) + (detail.isEmpty ? "" : ": \(detail)"))
-        let seconds = Self.seconds(ContinuousClock.now - startedAt)
+        let seconds = startedAt.map { Self.seconds(ContinuousClock.now - $0) } ?? 0
         let info = easy.map(EasyHandleInfo.init)
         let mapped = CurlErrorMapping.code(
             for: code, message: detail, connected: info?.isConnected ?? false,
