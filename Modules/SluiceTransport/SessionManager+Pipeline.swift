@@ -23,8 +23,9 @@ extension SessionManager {
         let task = SessionTask(id: nextTaskID.wrappingAdd(1, ordering: .relaxed).oldValue, kind: kind, request: request, controller: self)
         let call = PipelineCall(session: self, task: task, sink: sink)
         task.mutable.withLock { $0.call = call }
-        state.withLock { state in
+        call.madeOnInvalidatedSession = state.withLock { state in
             if !state.invalidated { state.tasks[task.id] = RegisteredTask(holding: task) }
+            return state.invalidated
         }
         return call
     }
@@ -143,7 +144,7 @@ extension SessionManager {
         let relay = progress.map { ProgressForwarder(task: task, handler: $0) }
         didCreateTask?(task)
         let ran: Result<(answer: HTTPLayerResponse, body: DeliveredBody), SluiceError>
-        if let refusal = begin(task) {
+        if let refusal = begin(task, invalidated: call.madeOnInvalidatedSession) {
             ran = .failure(refusal)
         } else {
             ran = await withTaskCancellationHandler {
@@ -171,12 +172,12 @@ extension SessionManager {
     }
 
     /// Starts an awaited task: returns why it cannot start (cancelled already, the session invalidated).
-    private func begin(_ task: SessionTask) -> SluiceError? {
+    private func begin(_ task: SessionTask, invalidated: Bool) -> SluiceError? {
         guard task.mutable.withLock({ $0.lifecycle.resume() == .start }) else {
             return SluiceError(.cancelled, "the task was cancelled", request: task.currentRequest)
         }
         notify(.sluiceTaskDidResume, task) { $0.taskDidResume(task) }
-        if state.withLock({ $0.invalidated }) {
+        if invalidated {
             return SluiceError(.sessionInvalidated, "the session was invalidated", request: task.currentRequest)
         }
         return nil
@@ -193,9 +194,11 @@ extension SessionManager {
             }
             return complete(call.task, .failure(error)).map { ($0, .data(Data())) }
         case .success(let (answer, body)):
+            // An answer from the network ends with its last hop (known without reading the clock again).
+            let (start, lastHopEnd) = call.times
+            let end = answer.source.usedNetwork ? lastHopEnd ?? Date() : Date()
             let metrics = TaskMetrics(
-                transactions: answer.recordedTransactions, startDate: call.startDate,
-                duration: Date().timeIntervalSince(call.startDate))
+                transactions: answer.recordedTransactions, startDate: start, duration: end.timeIntervalSince(start))
             let completed = Completed(request: answer.request, response: answer.response, metrics: metrics)
             if call.destination == .stream { return .success((completed, body)) }
             return complete(call.task, .success(completed)).map { ($0, body) }

@@ -5,8 +5,14 @@ extension PipelineCall {
     /// The bottom of the pipeline: one hop on libcurl. Its body goes where the call's goes (memory, the
     /// download's file, the stream), except the body of a response the follow-ups may act on, which is
     /// kept aside, small and decoded.
-    func exchange(_ request: HTTPRequest, context: HTTPLayerContext) async throws(SluiceError) -> HTTPLayerResponse {
-        let (hop, start) = hopAndStart
+    ///
+    /// `hop`: the hop's settings when the follow-ups pass them straight down (nothing in between), else
+    /// read from the call.
+    func exchange(_ request: HTTPRequest, context: HTTPLayerContext, hop given: Hop? = nil) async throws(SluiceError)
+        -> HTTPLayerResponse
+    {
+        // A call's first hop starts its clock as it configures its handle.
+        let (hop, start) = given.map { ($0, context.hop == 0 ? nil : knownStart) } ?? hopAndStart
         let settings = Transfer.HopSettings(
             startedAt: start, resourceTimeout: resourceTimeout, credential: hop.credential,
             followUpRule: hop.followUpRule, sendsBodyAgain: hop.sendsBodyAgain)
@@ -42,7 +48,8 @@ extension PipelineCall {
             session.start(transfer, suspended: suspended)
         }
         transfer.ended()
-        session.detach(transfer, from: task)
+        // The transfer stays the task's until the next hop's replaces it or the task completes: a cancel
+        // meanwhile finds it ended and does nothing to it (the follow-ups check the cancel between hops).
         try ending.get()
         return answer(from: transfer)
     }
@@ -50,7 +57,7 @@ extension PipelineCall {
     /// What a hop's transfer answered: its request as sent, its head, and its body as the sink holds it
     /// (or as kept aside).
     private func answer(from transfer: Transfer) -> HTTPLayerResponse {
-        if let started = transfer.startedAt { noteStart(Clock(started: started, date: transfer.metrics.startDate)) }
+        noteHop(transfer)
         let response = transfer.responseHead?.makeResponse() ?? HTTPResponse(statusCode: 0)
         let body: HTTPLayerBody
         if let aside = transfer.heldAsideBody {
