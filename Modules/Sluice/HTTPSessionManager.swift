@@ -131,6 +131,34 @@ public final class HTTPSessionManager: Sendable {
             interceptor: interceptor, logger: logger, securityPolicy: nil)
     }
 
+    /// A manager that sends through `session`, with everything the session was made with: its
+    /// configuration (timeouts, TLS settings — from the security policy it was configured with, if any —
+    /// default headers, codings), its layers (every request the manager sends goes down the session's
+    /// pipeline, as the session's own calls do), its event monitors and its completion queue.
+    ///
+    /// ```swift
+    /// var configuration = SessionConfiguration()
+    /// configuration.layers = [HealthLayer()]
+    /// let session = SessionManager(configuration: configuration)
+    /// let manager = HTTPSessionManager(baseURL: URL(string: "https://api.example.com/v1"), session: session)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - baseURL: Where relative paths resolve. Default `nil`.
+    ///   - session: The session; ``session`` and ``transport`` are it.
+    ///   - registry: Serializers for `Decodable` bodies. Default ``SerializerRegistry/bundled()``; the
+    ///     session's own registry still decides its content codings.
+    ///   - interceptor: Adapts and retries requests. Default `nil`.
+    ///   - logger: Where the manager logs. Default ``silentLogger``.
+    public convenience init(
+        baseURL: URL? = nil, session: SessionManager, registry: SerializerRegistry = .bundled(),
+        interceptor: (any RequestInterceptor)? = nil, logger: Logger = silentLogger
+    ) {
+        self.init(
+            transport: session, session: session, completionQueue: session.configuration.completionQueue,
+            baseURL: baseURL, registry: registry, interceptor: interceptor, logger: logger, securityPolicy: nil)
+    }
+
     private convenience init(
         baseURL: URL?, configuration: SessionConfiguration, registry: SerializerRegistry,
         interceptor: (any RequestInterceptor)?, logger: Logger, securityPolicy: SecurityPolicy?

@@ -39,4 +39,23 @@ struct PipelineVerbTests {
         #expect(layer.count.withLock { $0 } == 5)
         #expect(network.count.withLock { $0 } == 7, "5 calls, 2 of them redirect hops")
     }
+
+    @Test("a manager built on a session keeps its configuration, layers and completion queue")
+    func onASession() async throws {
+        let layer = VerbCountingLayer()
+        var configuration = SessionConfiguration()
+        let queue = DispatchQueue(label: "sluice.tests.session-queue")
+        configuration.completionQueue = queue
+        configuration.layers = [layer]
+        try configuration.defaultHeaders.set(name: "X-From-Session", value: "yes")
+        let session = SessionManager(configuration: configuration)
+        let manager = HTTPSessionManager(baseURL: try Support.httpbin(), session: session)
+        #expect(manager.session === session)
+        #expect(manager.completionQueue === queue)
+        let response = try await manager.get("headers")
+        let headers = Support.dictionary(try Support.json(response.value)["headers"])
+        #expect(Support.string(headers["X-From-Session"]) == "yes")
+        #expect(layer.count.withLock { $0 } == 1)
+        #expect(response.metrics.source == .network)
+    }
 }
