@@ -90,24 +90,51 @@ public struct HTTPLayerBody: Sendable {
     ///   than `limit`; what a stream ends with.
     public func collected(limit: Int = 64 << 20) async throws(SluiceError) -> Data {
         var result = Data()
+        try await forEachChunk { (chunk, _) throws(SluiceError) in
+            guard result.count + chunk.count <= limit else {
+                throw SluiceError(.downloadFailed, "the body is longer than \(limit) bytes")
+            }
+            result.append(chunk)
+        }
+        return result
+    }
+
+    /// Calls `body` with each part in order (telling the observers), then tells the observers of the
+    /// end; `total` is the body's length when known.
+    ///
+    /// - Throws: What `body` throws; ``SluiceError/Code/downloadFailed`` for a file that cannot be read;
+    ///   what a stream ends with.
+    package func forEachChunk(
+        _ body: (Data, _ total: Int64?) async throws(SluiceError) -> Void
+    ) async throws(SluiceError) {
         do throws(SluiceError) {
             switch content {
             case .data(let data):
-                guard data.count <= limit else { throw Self.tooLong(limit) }
                 notify(chunk: data)
-                result = data
+                try await body(data, Int64(data.count))
             case .file(let url):
-                try Self.readChunks(of: url) { (chunk) throws(SluiceError) in
-                    guard result.count + chunk.count <= limit else { throw Self.tooLong(limit) }
+                var info = stat()
+                let total: Int64? = stat(url.path, &info) == 0 ? Int64(info.st_size) : nil
+                guard let handle = FileHandle(forReadingAtPath: url.path) else {
+                    throw SluiceError(.downloadFailed, "cannot open \(url.path) for reading")
+                }
+                defer { try? handle.close() }
+                while true {
+                    let chunk: Data
+                    do {
+                        guard let read = try handle.read(upToCount: 1 << 20), !read.isEmpty else { break }
+                        chunk = read
+                    } catch {
+                        throw SluiceError(.downloadFailed, "cannot read \(url.path): \(error)")
+                    }
                     notify(chunk: chunk)
-                    result.append(chunk)
+                    try await body(chunk, total)
                 }
             case .stream(let stream):
                 do {
                     for try await chunk in stream {
-                        guard result.count + chunk.count <= limit else { throw Self.tooLong(limit) }
                         notify(chunk: chunk)
-                        result.append(chunk)
+                        try await body(chunk, nil)
                     }
                 } catch let error as SluiceError {
                     throw error
@@ -120,32 +147,5 @@ public struct HTTPLayerBody: Sendable {
             throw error
         }
         notify(end: .success(()))
-        return result
-    }
-
-    private static func tooLong(_ limit: Int) -> SluiceError {
-        SluiceError(.downloadFailed, "the body is longer than \(limit) bytes")
-    }
-
-    /// Calls `body` with the file at `url` in parts of up to 1 MiB.
-    ///
-    /// - Throws: ``SluiceError/Code/downloadFailed`` when the file cannot be opened or read; what `body` throws.
-    package static func readChunks(
-        of url: URL, _ body: (Data) throws(SluiceError) -> Void
-    ) throws(SluiceError) {
-        guard let handle = FileHandle(forReadingAtPath: url.path) else {
-            throw SluiceError(.downloadFailed, "cannot open \(url.path) for reading")
-        }
-        defer { try? handle.close() }
-        while true {
-            let chunk: Data
-            do {
-                guard let read = try handle.read(upToCount: 1 << 20), !read.isEmpty else { return }
-                chunk = read
-            } catch {
-                throw SluiceError(.downloadFailed, "cannot read \(url.path): \(error)")
-            }
-            try body(chunk)
-        }
     }
 }

@@ -126,56 +126,6 @@ extension PipelineCall {
 }
 
 extension HTTPLayerBody {
-    /// Calls `body` with each part in order (telling the observers), then tells the observers of the
-    /// end; `total` is the body's length when known.
-    ///
-    /// - Throws: What `body` throws; ``SluiceError/Code/downloadFailed`` for a file that cannot be read;
-    ///   what a stream ends with.
-    func forEachChunk(
-        _ body: (Data, _ total: Int64?) async throws(SluiceError) -> Void
-    ) async throws(SluiceError) {
-        do throws(SluiceError) {
-            switch content {
-            case .data(let data):
-                notify(chunk: data)
-                try await body(data, Int64(data.count))
-            case .file(let url):
-                var info = stat()
-                let total: Int64? = stat(url.path, &info) == 0 ? Int64(info.st_size) : nil
-                guard let handle = FileHandle(forReadingAtPath: url.path) else {
-                    throw SluiceError(.downloadFailed, "cannot open \(url.path) for reading")
-                }
-                defer { try? handle.close() }
-                while true {
-                    let chunk: Data
-                    do {
-                        guard let read = try handle.read(upToCount: 1 << 20), !read.isEmpty else { break }
-                        chunk = read
-                    } catch {
-                        throw SluiceError(.downloadFailed, "cannot read \(url.path): \(error)")
-                    }
-                    notify(chunk: chunk)
-                    try await body(chunk, total)
-                }
-            case .stream(let stream):
-                do {
-                    for try await chunk in stream {
-                        notify(chunk: chunk)
-                        try await body(chunk, nil)
-                    }
-                } catch let error as SluiceError {
-                    throw error
-                } catch {
-                    throw SluiceError(.transportFailed, "the body stream failed: \(error)")
-                }
-            }
-        } catch {
-            notify(end: .failure(error))
-            throw error
-        }
-        notify(end: .success(()))
-    }
-
     /// The whole body, counting each part with `progress` (bytes, total when known).
     ///
     /// - Throws: As ``forEachChunk(_:)``; ``SluiceError/Code/downloadFailed`` past `limit` bytes.

@@ -57,7 +57,8 @@ extension PipelineCall {
     /// What a hop's transfer answered: its request as sent, its head, and its body as the sink holds it
     /// (or as kept aside).
     private func answer(from transfer: Transfer) -> HTTPLayerResponse {
-        noteHop(transfer)
+        let ended = destination != .stream || transfer.heldAsideBody != nil
+        noteHop(transfer, ended: ended)
         let response = transfer.responseHead?.makeResponse() ?? HTTPResponse(statusCode: 0)
         let body: HTTPLayerBody
         if let aside = transfer.heldAsideBody {

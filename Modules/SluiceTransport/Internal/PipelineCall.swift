@@ -36,12 +36,14 @@ final class PipelineCall: HTTPLayerChain, @unchecked Sendable {
     /// Notes a hop's transfer: its start is the call's when it is the first, and its end the last
     /// hop's end (the call's metrics end there without another read of the clock, which costs about a
     /// microsecond on some virtual machines).
-    func noteHop(_ transfer: Transfer) {
+    func noteHop(_ transfer: Transfer, ended: Bool) {
         guard let started = transfer.startedAt else { return }
-        let metrics = transfer.metrics
+        let date = transfer.startDate
+        // A streamed hop runs on after its head: its end is read when its body ends, not here.
+        let end = ended ? date.addingTimeInterval(transfer.metrics.duration) : nil
         state.withLock { state in
-            if state.clock == nil { state.clock = Clock(started: started, date: metrics.startDate) }
-            state.lastHopEnd = metrics.startDate.addingTimeInterval(metrics.duration)
+            if state.clock == nil { state.clock = Clock(started: started, date: date) }
+            if let end { state.lastHopEnd = end }
         }
     }
 

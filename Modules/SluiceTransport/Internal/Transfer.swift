@@ -114,7 +114,9 @@ final class Transfer: @unchecked Sendable {
     private var decoder: (any ContentDecoder)?
     private var decoderBudgetOutput: Int64 = 0
     /// Engine thread only until the transfer ended.
-    private(set) var metrics = TaskMetrics()
+    private(set) var metrics: TaskMetrics
+    /// When the transfer was made: its metrics' start, readable from any thread while the engine runs it.
+    let startDate = Date()
     /// When the call started: the resource timeout counts the whole call from here, redirects and
     /// authentication rounds included. For a call's first hop, when its handle was configured.
     private(set) var startedAt: ContinuousClock.Instant?
@@ -152,6 +154,7 @@ final class Transfer: @unchecked Sendable {
         self.task = task
         self.hop = hop
         self.startedAt = hop.startedAt
+        self.metrics = TaskMetrics(startDate: startDate)
         self.request = request
         self.sharedConfiguration = configuration
         self.sink = sink
