@@ -335,5 +335,46 @@ extension TransportSuites {
                 #expect(metrics.transactions.allSatisfy { $0.source == .network && $0.statusCode > 0 })
             }
         }
+
+        @Test("a body stream sent again after a 307 answered mid-body is read by one reader at a time, from its first byte")
+        func bodyReadAcrossHops() async throws {
+            /// A rewindable body of `total` bytes read slowly, counting reads that overlap.
+            final class OverlapCountingBody: BodyStream {
+                let total = 1 << 20
+                let state = Locked((position: 0, reading: 0, overlaps: 0))
+                var contentLength: Int64? { Int64(total) }
+                var isRewindable: Bool { true }
+                func rewind() throws(SluiceError) { state.withLock { $0.position = 0 } }
+                func read(into buffer: UnsafeMutableRawBufferPointer) throws(SluiceError) -> Int {
+                    let start = state.withLock { state -> Int in
+                        state.reading += 1
+                        if state.reading > 1 { state.overlaps += 1 }
+                        return state.position
+                    }
+                    Thread.sleep(forTimeInterval: 0.002)
+                    let count = min(buffer.count, 16 * 1024, total - start)
+                    for index in 0..<count { buffer[index] = UInt8(truncatingIfNeeded: (start + index) &* 31) }
+                    state.withLock { state in
+                        state.position = start + count
+                        state.reading -= 1
+                    }
+                    return count
+                }
+            }
+            let session = try Transport.session()
+            for _ in 0..<3 {
+                let body = OverlapCountingBody()
+                let expected = Data((0..<body.total).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+                // httpbin answers the 307 at once, while the body is still being sent.
+                var request = try Transport.request(
+                    .httpbin, "/redirect-to?url=%2Fsluice%2Fdecoded-sha256&status_code=307", method: .post)
+                request.body = .stream(body)
+                let result = try await session.data(for: request)
+                let json = try Transport.json(result.data)
+                #expect(json["decoded"] as? Int == body.total)
+                #expect(json["sha256"] as? String == (try FileDigest.sha256(of: expected)))
+                #expect(body.state.withLock { $0.overlaps } == 0, "two hops read the stream at once")
+            }
+        }
     }
 }

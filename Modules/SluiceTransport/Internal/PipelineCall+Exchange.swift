@@ -15,7 +15,7 @@ extension PipelineCall {
         let (hop, start) = given.map { ($0, context.hop == 0 ? nil : knownStart) } ?? hopAndStart
         let settings = Transfer.HopSettings(
             startedAt: start, resourceTimeout: resourceTimeout, credential: hop.credential,
-            followUpRule: hop.followUpRule, sendsBodyAgain: hop.sendsBodyAgain)
+            followUpRule: hop.followUpRule, sendsBodyAgain: hop.sendsBodyAgain, bodyReadQueue: bodyReadQueue)
         let streaming = destination == .stream
         var completion: (@Sendable (Transfer, Transfer.Ending) -> Void)?
         if streaming { completion = { [self] transfer, ending in streamHopEvent(ending, ended: transfer) } }

@@ -102,6 +102,10 @@ final class PipelineCall: HTTPLayerChain, @unchecked Sendable {
         var earlyEnd: (result: Result<Void, SluiceError>, transfer: Transfer?)?
     }
 
+    /// The queue a streamed request body is read on, the same for every hop of the call (made only for a
+    /// call whose request has a body stream).
+    let bodyReadQueue: DispatchQueue?
+
     /// Whether the session was invalidated when the call was made: it fails as it begins.
     var madeOnInvalidatedSession = false
 
@@ -109,6 +113,7 @@ final class PipelineCall: HTTPLayerChain, @unchecked Sendable {
         self.session = session
         self.task = task
         self.sink = sink
+        if case .stream = task.originalRequest.body { bodyReadQueue = BodyReadAhead.makeQueue() } else { bodyReadQueue = nil }
         self.resourceTimeout = task.originalRequest.resourceTimeout ?? session.sharedConfiguration.value.resourceTimeout
         destination = sink is StreamSink ? .stream : sink is FileSink ? .file : .memory
         var state = State()

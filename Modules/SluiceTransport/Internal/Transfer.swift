@@ -86,7 +86,7 @@ final class Transfer: @unchecked Sendable {
     /// own byte and file streams are read here, as they cannot block).
     private var readAhead: BodyReadAhead?
     /// The queue every ``readAhead`` of this transfer reads the caller's stream on, one after another.
-    private lazy var bodyReadQueue = BodyReadAhead.makeQueue()
+    private lazy var bodyReadQueue = hop.bodyReadQueue ?? BodyReadAhead.makeQueue()
     /// The coding the body is encoded with while it is sent (``HTTPRequest/contentEncoding``).
     private var bodyCoding: String?
     private var declaredBodyLength: Int64?
@@ -215,6 +215,10 @@ final class Transfer: @unchecked Sendable {
         /// Whether the request went out before in this call (a redirect that keeps the body, a retry
         /// with a credential): a body stream starts over from its first byte.
         let sendsBodyAgain: Bool
+        /// The queue the call's body stream is read on, shared by its hops: a hop's rewind and reads
+        /// then follow the reads an earlier hop had under way (a 307 answered before the body was
+        /// sent). `nil`: the transfer makes one when it needs one.
+        var bodyReadQueue: DispatchQueue? = nil
     }
 
     /// The URL, TLS settings and header lines of one request.
