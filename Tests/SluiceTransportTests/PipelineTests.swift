@@ -376,5 +376,23 @@ extension TransportSuites {
                 #expect(body.state.withLock { $0.overlaps } == 0, "two hops read the stream at once")
             }
         }
+
+        @Test("a Basic-only credential is a header the layers below the bridge see; one allowing Digest stays libcurl's")
+        func basicCredentialAsHeader() async throws {
+            for (schemes, expected) in [([Credential.Scheme.basic], "Basic dXNlcjpwYXNzd2Q="), ([.basic, .digest], nil)] {
+                let (session, _, network) = try Self.countingSession {
+                    $0.credential = Credential(user: "user", password: "passwd", schemes: Set(schemes))
+                }
+                let response = try await session.data(for: Transport.request(.httpbin, "/basic-auth/user/passwd"))
+                #expect(response.response.statusCode == 200)
+                #expect(network.requests.first?.headers["Authorization"] == expected)
+                // Not to another origin: a redirect away drops it.
+                network.reset()
+                let away = try await session.data(for: Transport.request(
+                    .httpbin, "/redirect-to?url=http%3A%2F%2Flocalhost%3A\(try TestEnvironment.url(for: .httpbin).port!)%2Fheaders"))
+                #expect(away.response.statusCode == 200)
+                #expect(network.requests.last?.headers["Authorization"] == nil)
+            }
+        }
     }
 }

@@ -1,17 +1,20 @@
+import Foundation
 import SluiceCore
 
 /// The pipeline's bridge: what the session adds to every hop's request, so the layers below it (the
 /// cache, the network layers) see the request as it will be sent.
 ///
 /// Adds the session's default headers (without `Authorization`, `Cookie` and `Proxy-Authorization`
-/// once a redirect left the original origin), `Accept-Encoding` for the registry's content codings,
-/// and `Content-Encoding` for a body the session encodes; removes `Content-Length` and
+/// once a redirect left the original origin), `Authorization` for a Basic-only credential (at its
+/// origin, when the request has none), `Accept-Encoding` for the registry's content codings, and
+/// `Content-Encoding` for a body the session encodes; removes `Content-Length` and
 /// `Transfer-Encoding`, which the transfer computes from the body. On the way back, the body has been
 /// decoded with the codings it asked for (the exchange does that as the bytes arrive).
 enum Bridge {
     /// `request` as the session sends it.
     static func prepare(
-        _ request: HTTPRequest, configuration shared: SharedConfiguration, leftOriginalOrigin: Bool
+        _ request: HTTPRequest, configuration shared: SharedConfiguration, leftOriginalOrigin: Bool,
+        authorization: String? = nil
     ) -> HTTPRequest {
         // Read in place (`shared.value.…`): a copy of the configuration costs a retain and a release of each
         // of its fields.
@@ -20,7 +23,7 @@ enum Bridge {
         let encodes = request.contentEncoding != nil && request.body.isPresent
         let headers = request.headers
         // Most requests need nothing: no copy of the request is made for them.
-        if defaults.isEmpty, !encodes, accept == nil || headers.contains("Accept-Encoding"),
+        if defaults.isEmpty, !encodes, authorization == nil, accept == nil || headers.contains("Accept-Encoding"),
             !headers.contains("Content-Length"), !headers.contains("Transfer-Encoding")
         {
             return request
@@ -43,11 +46,21 @@ enum Bridge {
         {
             merged.replace(with: field)
         }
+        if let authorization, !merged.contains("Authorization"),
+            let field = try? HTTPHeader(name: "Authorization", value: authorization)
+        {
+            merged.add(field)
+        }
         if !merged.contains("Accept-Encoding"), let accept, let field = try? HTTPHeader(name: "Accept-Encoding", value: accept) {
             merged.add(field)
         }
         var prepared = request
         prepared.headers = merged
         return prepared
+    }
+
+    /// `Basic` and the base64 of `user:password` in UTF-8 (RFC 7617).
+    static func basicAuthorization(_ credential: Credential) -> String {
+        "Basic " + Data("\(credential.user):\(credential.password)".utf8).base64EncodedString()
     }
 }

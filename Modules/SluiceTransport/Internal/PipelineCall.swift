@@ -61,6 +61,9 @@ final class PipelineCall: HTTPLayerChain, @unchecked Sendable {
         var followUpRule = FollowUps.Rule()
         var sendsBodyAgain = false
         var leftOriginalOrigin = false
+        /// `Basic …` for a Basic-only credential, added by the bridge (unless the request has its own
+        /// `Authorization`).
+        var basicAuthorization: String?
     }
 
     /// When the call started, once known.
@@ -137,8 +140,10 @@ final class PipelineCall: HTTPLayerChain, @unchecked Sendable {
         case .followUps:
             return try await followUps(request, context: context, below: position + 1)
         case .bridge:
-            let left = state.withLock { $0.hop.leftOriginalOrigin }
-            let prepared = Bridge.prepare(request, configuration: session.sharedConfiguration, leftOriginalOrigin: left)
+            let hop = state.withLock { $0.hop }
+            let prepared = Bridge.prepare(
+                request, configuration: session.sharedConfiguration, leftOriginalOrigin: hop.leftOriginalOrigin,
+                authorization: hop.basicAuthorization)
             // With nothing between the bridge and the network, straight to the exchange: no frame more.
             if case .exchange = stages[position + 1] { return try await exchange(prepared, context: context) }
             return try await send(prepared, context: context, at: position + 1)
@@ -200,9 +205,15 @@ final class PipelineCall: HTTPLayerChain, @unchecked Sendable {
                 try context.checkCancellation(hopRequest)
                 if let error = resourceTimeoutError(hopRequest) { throw error }
             }
-            let hop = Hop(
+            var hop = Hop(
                 credential: credential.flatMap { RedirectPlanner.sameOrigin(hopRequest.url, originalURL) ? $0 : nil },
                 followUpRule: planner.rule, sendsBodyAgain: context.hop > 0, leftOriginalOrigin: planner.leftOriginalOrigin)
+            // A Basic-only credential is a header the bridge adds, so the layers below see it; one that
+            // allows Digest stays libcurl's (it answers the challenge within the exchange).
+            if let basic = hop.credential, basic.schemes == [.basic] {
+                hop.basicAuthorization = Bridge.basicAuthorization(basic)
+                hop.credential = nil
+            }
             let direct = passesStraightDown(from: position)
             // Layers between the follow-ups and the exchange: the bridge and the exchange read the hop here.
             if !direct { state.withLock { $0.hop = hop } }
@@ -212,7 +223,9 @@ final class PipelineCall: HTTPLayerChain, @unchecked Sendable {
             var answer =
                 if direct {
                     try await exchange(
-                        Bridge.prepare(hopRequest, configuration: shared, leftOriginalOrigin: hop.leftOriginalOrigin),
+                        Bridge.prepare(
+                            hopRequest, configuration: shared, leftOriginalOrigin: hop.leftOriginalOrigin,
+                            authorization: hop.basicAuthorization),
                         context: context, hop: hop)
                 } else {
                     try await send(hopRequest, context: context, at: position)
