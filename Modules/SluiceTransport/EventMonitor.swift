@@ -15,8 +15,11 @@ public protocol EventMonitor: Sendable {
     /// A hop of the task is about to go down the pipeline below the follow-ups: the request as the
     /// caller made it (0), then each redirect and authentication round.
     func task(_ task: SessionTask, willSend request: HTTPRequest, hop: Int)
-    /// A hop of the task was answered, by the network, the cache, or a layer (`source`).
-    func task(_ task: SessionTask, didReceive response: HTTPResponse, from source: ResponseSource, hop: Int)
+    /// A hop of the task was answered, by the network, the cache, or a layer (`source`); `request` is the
+    /// hop's request as it was sent (the session's default headers, `Accept-Encoding` and a Basic
+    /// credential's `Authorization` added: redact it before logging).
+    func task(
+        _ task: SessionTask, didReceive response: HTTPResponse, for request: HTTPRequest, from source: ResponseSource, hop: Int)
 }
 
 extension EventMonitor {
@@ -29,7 +32,9 @@ extension EventMonitor {
     /// Does nothing.
     public func task(_ task: SessionTask, willSend request: HTTPRequest, hop: Int) {}
     /// Does nothing.
-    public func task(_ task: SessionTask, didReceive response: HTTPResponse, from source: ResponseSource, hop: Int) {}
+    public func task(
+        _ task: SessionTask, didReceive response: HTTPResponse, for request: HTTPRequest, from source: ResponseSource, hop: Int
+    ) {}
 }
 
 /// Posted when ``SessionConfiguration/postsTaskNotifications`` is on.

@@ -156,9 +156,11 @@ final class RecordingMonitor: EventMonitor {
         if let metrics { self.metrics.withLock { $0.append(metrics) } }
     }
     func task(_ task: SessionTask, willSend request: HTTPRequest, hop: Int) { events.withLock { $0.append("send \(hop)") } }
-    func task(_ task: SessionTask, didReceive response: HTTPResponse, from source: ResponseSource, hop: Int) {
+    func task(_ task: SessionTask, didReceive response: HTTPResponse, for request: HTTPRequest, from source: ResponseSource, hop: Int) {
         events.withLock { $0.append("receive \(hop) \(response.statusCode) from \(source)") }
+        sent.withLock { $0.append(request) }
     }
+    let sent = Locked<[HTTPRequest]>([])
 }
 
 extension TransportSuites {
@@ -393,6 +395,21 @@ extension TransportSuites {
                 #expect(away.response.statusCode == 200)
                 #expect(network.requests.last?.headers["Authorization"] == nil)
             }
+        }
+
+        @Test("event monitors hear each hop's request as sent and where its answer came from")
+        func hopEventsAsSent() async throws {
+            let monitor = RecordingMonitor()
+            var configuration = try Transport.configuration()
+            try configuration.defaultHeaders.set(name: "X-Default", value: "1")
+            let session = SessionManager(configuration: configuration, eventMonitors: [monitor])
+            _ = try await session.data(for: Transport.request(.httpbin, "/redirect/2"))
+            #expect(monitor.events.withLock { $0.filter { $0.hasPrefix("send") || $0.hasPrefix("receive") } } == [
+                "send 0", "receive 0 302 from network", "send 1", "receive 1 302 from network", "send 2", "receive 2 200 from network",
+            ])
+            let sent = monitor.sent.withLock { $0 }
+            #expect(sent.map(\.url.path) == ["/redirect/2", "/relative-redirect/1", "/get"])
+            #expect(sent.allSatisfy { $0.headers["X-Default"] == "1" }, "the bridge's headers are in the request as sent")
         }
     }
 }

@@ -233,7 +233,7 @@ final class PipelineCall: HTTPLayerChain, @unchecked Sendable {
             if transactions.isEmpty { transactions = answer.recordedTransactions } else { transactions += answer.recordedTransactions }
             if !session.eventMonitors.isEmpty {
                 for monitor in session.eventMonitors {
-                    monitor.task(task, didReceive: answer.response, from: answer.source, hop: context.hop)
+                    monitor.task(task, didReceive: answer.response, for: answer.request, from: answer.source, hop: context.hop)
                 }
             }
             var action = planner.answered(hopRequest, with: answer.response)
