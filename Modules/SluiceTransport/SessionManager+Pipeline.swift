@@ -19,7 +19,7 @@ extension SessionManager {
 
     /// A task of the async API and its call, registered with the session (which holds the task until it
     /// completes: its caller awaits it).
-    func makeCall(kind: SessionTask.Kind, request: HTTPRequest, sink: any ResponseSink) -> PipelineCall {
+    func makeCall(kind: SessionTask.Kind, request: HTTPRequest, sink: CallSink) -> PipelineCall {
         let task = SessionTask(id: nextTaskID.wrappingAdd(1, ordering: .relaxed).oldValue, kind: kind, request: request, controller: self)
         let call = PipelineCall(session: self, task: task, sink: sink)
         task.mutable.withLock { $0.call = call }
@@ -34,7 +34,7 @@ extension SessionManager {
     /// task of its own and hands what it ran to to `finish`; cancelled before that, or made on an
     /// invalidated session, it hands `finish` the error at once.
     func makeHandlerTask(
-        kind: SessionTask.Kind, request: HTTPRequest, sink: any ResponseSink,
+        kind: SessionTask.Kind, request: HTTPRequest, sink: CallSink,
         finish: @escaping @Sendable (Outcome) -> Void
     ) -> SessionTask {
         let task = SessionTask(id: nextTaskID.wrappingAdd(1, ordering: .relaxed).oldValue, kind: kind, request: request, controller: self)
@@ -44,7 +44,7 @@ extension SessionManager {
                 return
             }
             let call = PipelineCall(session: self, task: task, sink: sink)
-            (sink as? StreamSink)?.reference.call = call
+            if case .stream(let stream) = sink { stream.reference.call = call }
             task.mutable.withLock { $0.call = call }
             call.setRunner(Task { finish(self.finish(call, await call.run())) })
         }
@@ -66,7 +66,7 @@ extension SessionManager {
         completion: @escaping @Sendable (Result<DataResponse, SluiceError>) -> Void
     ) -> SessionTask {
         let queue = configuration.completionQueue
-        return makeHandlerTask(kind: kind, request: request, sink: MemorySink()) { outcome in
+        return makeHandlerTask(kind: kind, request: request, sink: .memory(MemorySink())) { outcome in
             let response = outcome.map { completed, body in DataResponse(completed, body: body) }
             queue.async { completion(response) }
         }
@@ -79,7 +79,7 @@ extension SessionManager {
         kind: SessionTask.Kind, request: HTTPRequest, _ didCreateTask: (@Sendable (SessionTask) -> Void)?,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(SluiceError) -> DataResponse {
-        let call = makeCall(kind: kind, request: request, sink: MemorySink())
+        let call = makeCall(kind: kind, request: request, sink: .memory(MemorySink()))
         let (completed, body) = try await run(call, didCreateTask, progress: progress).get()
         return DataResponse(completed, body: body)
     }
@@ -103,7 +103,7 @@ extension SessionManager {
             try? request.headers.set(name: "Range", value: "bytes=\(sink.resumeOffset)-")
             if let validator = resume?.data.validator { try? request.headers.set(name: "If-Range", value: validator) }
         }
-        let call = makeCall(kind: .download, request: request, sink: sink)
+        let call = makeCall(kind: .download, request: request, sink: .file(sink))
         let ended = await run(call, didCreateTask, progress: progress)
         var response = try Self.finishDownload(sink, to: destination, ended).get()
         if resume != nil {
@@ -123,7 +123,7 @@ extension SessionManager {
         request: HTTPRequest, _ didCreateTask: (@Sendable (SessionTask) -> Void)?
     ) async throws(SluiceError) -> (ByteStream, HTTPResponse, SessionTask) {
         let sink = StreamSink(limit: configuration.streamBufferLimit)
-        let call = makeCall(kind: .stream, request: request, sink: sink)
+        let call = makeCall(kind: .stream, request: request, sink: .stream(sink))
         sink.reference.call = call
         let (completed, body) = try await run(call, didCreateTask).get()
         guard case .stream(let stream) = body else { preconditionFailure("a streamed call delivers a stream") }
@@ -188,9 +188,9 @@ extension SessionManager {
     func finish(_ call: PipelineCall, _ ran: Result<(answer: HTTPLayerResponse, body: DeliveredBody), SluiceError>) -> Outcome {
         switch ran {
         case .failure(let error):
-            if let stream = call.sink as? StreamSink {
+            if let buffer = call.target.streamBuffer {
                 call.abandonStream(error)
-                stream.buffer.finish(error)
+                buffer.finish(error)
             }
             return complete(call.task, .failure(error)).map { ($0, .data(Data())) }
         case .success(let (answer, body)):

@@ -213,7 +213,7 @@ public final class SessionManager: Sendable, TaskController {
     ) -> SessionTask {
         let queue = configuration.completionQueue
         let sink = FileSink(path: FileSink.temporaryPath(), resumeOffset: 0)
-        return makeHandlerTask(kind: .download, request: request, sink: sink) { result in
+        return makeHandlerTask(kind: .download, request: request, sink: .file(sink)) { result in
             let delivered = Self.finishDownload(sink, to: destination, result)
             queue.async { completion(delivered) }
         }

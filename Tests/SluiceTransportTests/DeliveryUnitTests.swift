@@ -280,7 +280,7 @@ struct DeliveryUnitTests {
     static func call() -> PipelineCall {
         let session = SessionManager()
         let task = SessionTask(id: 1, kind: .data, request: HTTPRequest(url: "https://a.example/"), controller: session)
-        return PipelineCall(session: session, task: task, sink: MemorySink())
+        return PipelineCall(session: session, task: task, sink: .memory(MemorySink()))
     }
 
     @Test("a question is answered off the calling thread")

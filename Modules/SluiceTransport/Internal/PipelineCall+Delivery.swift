@@ -38,7 +38,7 @@ extension PipelineCall {
             return .file(try await deliverToFile(body, counted: counted))
         case .stream:
             // The caller's stream, made before the body is handed over: dropping it cancels the task.
-            guard let buffer = (sink as? StreamSink)?.buffer else { preconditionFailure("a streamed call has a stream sink") }
+            guard let buffer = target.streamBuffer else { preconditionFailure("a streamed call has a stream sink") }
             let stream = ByteStream(buffer: buffer)
             deliverToStream(answer, counted: counted)
             return .stream(stream)
@@ -89,8 +89,7 @@ extension PipelineCall {
     /// a layer's file or stream copied in by a task of its own, at the reader's pace, stopped when the
     /// task is cancelled.
     private func deliverToStream(_ answer: HTTPLayerResponse, counted: Bool) {
-        guard let streamSink = sink as? StreamSink else { return }
-        let buffer = streamSink.buffer
+        guard let buffer = target.streamBuffer else { return }
         let body = answer.body
         streamAnswered(answer)
         if let own = body.owner, own === buffer {

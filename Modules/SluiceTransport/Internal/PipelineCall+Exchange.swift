@@ -63,15 +63,16 @@ extension PipelineCall {
         let body: HTTPLayerBody
         if let aside = transfer.heldAsideBody {
             body = .data(aside)
-        } else if let memory = sink as? MemorySink {
-            body = .data(memory.data)
-        } else if let file = sink as? FileSink {
-            body = HTTPLayerBody(.file(URL(fileURLWithPath: file.path)), owner: file)
-        } else if let streamSink = sink as? StreamSink {
-            let view = ByteStream(buffer: streamSink.buffer, cancelsWhenDropped: false)
-            body = HTTPLayerBody(.stream(ResponseBodyStream(view)), owner: streamSink.buffer)
         } else {
-            body = .empty
+            switch target {
+            case .memory(let memory):
+                body = .data(memory.data)
+            case .file(let file):
+                body = HTTPLayerBody(.file(URL(fileURLWithPath: file.path)), owner: file)
+            case .stream(let stream):
+                let view = ByteStream(buffer: stream.buffer, cancelsWhenDropped: false)
+                body = HTTPLayerBody(.stream(ResponseBodyStream(view)), owner: stream.buffer)
+            }
         }
         // A streamed body's transaction is known at its end (``streamBodyEnded(_:transfer:)``).
         let transactions = destination == .stream && transfer.heldAsideBody == nil ? [] : transfer.metrics.transactions

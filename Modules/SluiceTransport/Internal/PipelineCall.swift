@@ -14,7 +14,9 @@ final class PipelineCall: HTTPLayerChain, @unchecked Sendable {
     let session: SessionManager
     let task: SessionTask
     /// Where the network writes the body: memory, the download's file, the stream's buffer.
-    let sink: any ResponseSink
+    let target: CallSink
+    /// The sink the transfers write to.
+    var sink: any ResponseSink { target.responseSink }
     let destination: HTTPLayerContext.Destination
     /// When the call started: its resource timeout counts from here. Taken by its first hop's transfer
     /// as it configures its handle (a clock read the transfer makes anyway), or here before a hop
@@ -112,13 +114,13 @@ final class PipelineCall: HTTPLayerChain, @unchecked Sendable {
     /// Whether the session was invalidated when the call was made: it fails as it begins.
     var madeOnInvalidatedSession = false
 
-    init(session: SessionManager, task: SessionTask, sink: any ResponseSink) {
+    init(session: SessionManager, task: SessionTask, sink: CallSink) {
         self.session = session
         self.task = task
-        self.sink = sink
+        self.target = sink
         if case .stream = task.originalRequest.body { bodyReadQueue = BodyReadAhead.makeQueue() } else { bodyReadQueue = nil }
         self.resourceTimeout = task.originalRequest.resourceTimeout ?? session.sharedConfiguration.value.resourceTimeout
-        destination = sink is StreamSink ? .stream : sink is FileSink ? .file : .memory
+        destination = sink.destination
         var state = State()
         if destination == .stream { state.streaming = Streaming() }
         self.state = Mutex(state)
@@ -342,7 +344,7 @@ final class PipelineCall: HTTPLayerChain, @unchecked Sendable {
         await withCheckedContinuation { continuation in
             let ready = state.withLock { state -> Bool in
                 // The reader may have caught up already: the buffer said so by resuming nobody.
-                guard let buffer = (sink as? StreamSink)?.buffer, buffer.isFull else { return true }
+                guard let buffer = target.streamBuffer, buffer.isFull else { return true }
                 state.streaming!.pumpWaiter = continuation
                 return false
             }
@@ -417,7 +419,7 @@ final class PipelineCall: HTTPLayerChain, @unchecked Sendable {
         if error?.code != .cancelled, task.isCancelled {
             error = SluiceError(.cancelled, "the task was cancelled", request: task.currentRequest)
         }
-        (sink as? StreamSink)?.buffer.finish(error)
+        target.streamBuffer?.finish(error)
         var transactions = answer.transactions
         if let transfer { transactions += transfer.metrics.transactions }
         let metrics = TaskMetrics(

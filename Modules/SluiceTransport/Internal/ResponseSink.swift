@@ -48,6 +48,37 @@ extension ResponseSink {
     func freezeForResume() -> FrozenPartialFile? { nil }
 }
 
+/// Where a call's body goes, by kind: what the pipeline's exchange and delivery tell apart.
+enum CallSink: Sendable {
+    case memory(MemorySink)
+    case file(FileSink)
+    case stream(StreamSink)
+
+    /// The sink the transfers write to.
+    var responseSink: any ResponseSink {
+        switch self {
+        case .memory(let sink): sink
+        case .file(let sink): sink
+        case .stream(let sink): sink
+        }
+    }
+
+    /// What the caller asked the body to become.
+    var destination: HTTPLayerContext.Destination {
+        switch self {
+        case .memory: .memory
+        case .file: .file
+        case .stream: .stream
+        }
+    }
+
+    /// The stream's buffer, for a streamed call.
+    var streamBuffer: StreamBuffer? {
+        guard case .stream(let sink) = self else { return nil }
+        return sink.buffer
+    }
+}
+
 /// Collects the body in memory, sized from `Content-Length` when known.
 final class MemorySink: ResponseSink, @unchecked Sendable {
     private(set) var data = Data()
