@@ -422,8 +422,8 @@ final class PipelineCall: HTTPLayerChain, @unchecked Sendable {
         target.streamBuffer?.finish(error)
         var transactions = answer.transactions
         if let transfer { transactions += transfer.metrics.transactions }
-        let metrics = TaskMetrics(
-            transactions: transactions, startDate: startDate, duration: Date().timeIntervalSince(startDate))
+        let start = startDate
+        let metrics = TaskMetrics(transactions: transactions, startDate: start, duration: Date().timeIntervalSince(start))
         let outcome: Result<SessionManager.Completed, SluiceError> =
             if let error { .failure(error) } else {
                 .success(.init(request: answer.request, response: answer.response, metrics: metrics))
