@@ -13,7 +13,7 @@ struct TransferHandoffTests {
         let hop = Transfer.HopSettings(
             startedAt: nil, resourceTimeout: nil, credential: nil, followUpRule: FollowUps.Rule(), sendsBodyAgain: false)
         return Transfer(
-            task: task, request: request, hop: hop, configuration: SharedConfiguration(SessionConfiguration()),
+            observer: task, request: request, hop: hop, configuration: SharedConfiguration(SessionConfiguration()),
             sink: MemorySink(), completion: nil)
     }
 

@@ -347,6 +347,8 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
     }
 
     private func complete(_ transfer: Transfer, easy: UnsafeMutableRawPointer, result: Transfer.Ending) {
+        // A head that arrived before the cancel or the idle timeout is the task's response.
+        transfer.reportPending()
         release(easy, of: transfer)
         ended.append((transfer, result))
     }

@@ -15,12 +15,13 @@ extension PipelineCall {
         let (hop, start) = given.map { ($0, context.hop == 0 ? nil : knownStart) } ?? hopAndStart
         let settings = Transfer.HopSettings(
             startedAt: start, resourceTimeout: resourceTimeout, credential: hop.credential,
-            followUpRule: hop.followUpRule, sendsBodyAgain: hop.sendsBodyAgain, bodyReadQueue: bodyReadQueue)
+            followUpRule: hop.followUpRule, sendsBodyAgain: hop.sendsBodyAgain,
+            destination: destination, bodyReadQueue: bodyReadQueue)
         let streaming = destination == .stream
         var completion: (@Sendable (Transfer, Transfer.Ending) -> Void)?
         if streaming { completion = { [self] transfer, ending in streamHopEvent(ending, ended: transfer) } }
         let transfer = Transfer(
-            task: task, request: request, hop: settings, configuration: session.sharedConfiguration, sink: sink,
+            observer: task, request: request, hop: settings, configuration: session.sharedConfiguration, sink: sink,
             completion: completion)
         let suspended = try session.attach(transfer, to: task)
         if streaming {

@@ -23,8 +23,9 @@ final class Transfer: @unchecked Sendable {
     /// the engine no longer changes.
     typealias Ending = Result<Void, SluiceError>
 
-    /// The task of the call this hop belongs to.
-    let task: SessionTask
+    /// Hears what the hop learns for the task it belongs to (its head, its progress): the transfer
+    /// reports, and knows nothing else of the task. Held strongly: a running task is kept by its transfer.
+    let observer: any HopObserver
     /// What the call's follow-ups and its clock say about this hop.
     let hop: HopSettings
     /// Set when the task is cancelled, so a transfer the engine has not attached yet ends at once
@@ -104,6 +105,9 @@ final class Transfer: @unchecked Sendable {
     private var headParser: ResponseHeadParser
     /// The current response's head; engine thread only until the transfer ended.
     private(set) var responseHead: ResponseHead?
+    /// What the observer has not been told yet: sent at the end of the callback that learned it, so a
+    /// small response's head, body start and first counts reach the task together.
+    private var unreported = HopReport()
     /// Whether the current response may be followed up (a redirect, a 401 with a challenge handler):
     /// its body is kept aside in ``heldAsideBody`` rather than delivered, until the follow-ups decide.
     private var holdsBodyAside = false
@@ -132,11 +136,8 @@ final class Transfer: @unchecked Sendable {
     /// Bytes of the resource the destination held before this attempt's body (a resumed download's
     /// partial file when the server continues it): progress counts from there, as URLSession's does.
     private var bytesAlreadyHeld: Int64 = 0
-    /// Whether libcurl may send the request again in this attempt after a reused connection died.
-    private var staleConnection = StaleConnectionRetry()
-    /// Whether this request, sent with HTTP/2 prior knowledge over clear text, was sent again on a
-    /// connection of its own after libcurl failed to reuse one (``finish(code:)``).
-    private var resentOnOwnConnection = false
+    /// Whether the request goes out again, within an attempt or as a new one (``finish(code:)``).
+    private var attempts = HopAttempts()
     /// The TLS settings of the current attempt (they depend on the request's host).
     private var tls: CurlTLSOptions { prepared.tls }
     /// What the request's attempts need from Swift values, made before the engine sees the transfer (on
@@ -148,10 +149,10 @@ final class Transfer: @unchecked Sendable {
 
     /// A hop for `request`. Without a `completion`, the pipeline's exchange awaits it with ``wait(_:)``.
     init(
-        task: SessionTask, request: HTTPRequest, hop: HopSettings, configuration: SharedConfiguration,
+        observer: any HopObserver, request: HTTPRequest, hop: HopSettings, configuration: SharedConfiguration,
         sink: any ResponseSink, completion: (@Sendable (Transfer, Ending) -> Void)?
     ) {
-        self.task = task
+        self.observer = observer
         self.hop = hop
         self.startedAt = hop.startedAt
         self.metrics = TaskMetrics(startDate: startDate)
@@ -215,6 +216,9 @@ final class Transfer: @unchecked Sendable {
         /// Whether the request went out before in this call (a redirect that keeps the body, a retry
         /// with a credential): a body stream starts over from its first byte.
         let sendsBodyAgain: Bool
+        /// Where the call's body goes: one held in memory is decoded within the tighter limits, one
+        /// written to a file or streamed gets the larger receive buffer.
+        var destination: HTTPLayerContext.Destination = .memory
         /// The queue the call's body stream is read on, shared by its hops: a hop's rewind and reads
         /// then follow the reads an earlier hop had under way (a 307 answered before the body was
         /// sent). `nil`: the transfer makes one when it needs one.
@@ -329,7 +333,7 @@ final class Transfer: @unchecked Sendable {
         bytesReceived = 0
         bytesAlreadyHeld = 0
         // The same request sent again after a dead connection may not be repeated once more.
-        staleConnection.attemptStarted()
+        attempts.attemptStarted()
         errorBuffer[0] = 0
         idleWatch.restart()
         // Timeouts: connect and whole resource here; idle (no byte for N seconds) is the engine's watch
@@ -375,9 +379,9 @@ final class Transfer: @unchecked Sendable {
             // Credentials go to the original origin only.
             credential: hop.credential,
             proxy: configuration.proxyURL?.absoluteString, startsCookieEngine: startingCookieEngine,
-            usesLargeReceiveBuffer: task.kind == .download || task.kind == .stream,
+            usesLargeReceiveBuffer: hop.destination != .memory,
             usesOwnConnection: usesPriorKnowledge
-                && (resentOnOwnConnection || sharedConfiguration.avoidsReusingPriorKnowledge(to: Self.origin(request.url))))
+                && (attempts.resentOnOwnConnection || sharedConfiguration.avoidsReusingPriorKnowledge(to: Self.origin(request.url))))
         EasyHandleOptions.apply(setup, to: easy)
     }
 
@@ -431,8 +435,7 @@ final class Transfer: @unchecked Sendable {
             }
         }
         declaredBodyLength = stream.contentLength
-        let total = stream.contentLength ?? -1
-        task.mutable.withLock { $0.progress.update(totalToSend: total) }
+        observer.hopReported(HopReport(totalToSend: stream.contentLength ?? -1))
         return .upload(custom: custom, length: stream.contentLength)
     }
 
@@ -471,7 +474,7 @@ final class Transfer: @unchecked Sendable {
     // MARK: Callbacks (engine thread)
 
     func onHeader(_ line: UnsafeRawBufferPointer) -> Int {
-        staleConnection.answerBegan()
+        attempts.answerBegan()
         switch headParser.consume(line) {
         case .proceed, .interim:
             return line.count
@@ -488,10 +491,8 @@ final class Transfer: @unchecked Sendable {
     private func headEnded() {
         let head = headParser.takeHead(url: request.url)
         responseHead = head
-        task.mutable.withLock { state in
-            state.head = head
-            state.response = nil
-        }
+        // Told with the body's start, or at the end (see ``reportPending()``).
+        unreported.head = head
         holdsBodyAside = hop.followUpRule.mayFollow(statusCode: head.statusCode, hasLocation: head.hasLocation)
         // The body is begun at its first byte (or at the end), so the head of a response curl
         // answers itself (an authentication round) never reaches the sink.
@@ -506,10 +507,19 @@ final class Transfer: @unchecked Sendable {
 
     private func beginBody(_ head: ResponseHead) throws(SluiceError) {
         makeDecoder(for: head)
+        // A stream's reader is woken by its sink's start and may ask the task for its response at once.
+        if hop.destination == .stream { reportPending() }
         try sink.begin(head)
         bytesAlreadyHeld = sink.bytesAlreadyHeld
-        let expected = decoder == nil ? (head.expectedContentLength.map { $0 + bytesAlreadyHeld } ?? -1) : -1
-        task.mutable.withLock { $0.progress.update(totalExpected: expected) }
+        unreported.totalExpected = decoder == nil ? (head.expectedContentLength.map { $0 + bytesAlreadyHeld } ?? -1) : -1
+    }
+
+    /// Tells the observer what it was not told yet, if anything (engine thread).
+    func reportPending() {
+        guard !unreported.isEmpty else { return }
+        let report = unreported
+        unreported = HopReport()
+        observer.hopReported(report)
     }
 
     /// The content decoder for the head's `Content-Encoding`, when the registry has one.
@@ -519,7 +529,7 @@ final class Transfer: @unchecked Sendable {
             let contentCoding = configuration.registry.contentCoding(named: coding)
         else { return }
         // A body held whole in memory is bounded; one written to a file or streamed need not be.
-        let inMemory = task.kind == .data || task.kind == .upload || holdsBodyAside
+        let inMemory = hop.destination == .memory || holdsBodyAside
         decoder = contentCoding.makeDecoder(
             limits: inMemory ? configuration.contentCodingLimits : configuration.streamingContentCodingLimits)
     }
@@ -628,7 +638,7 @@ final class Transfer: @unchecked Sendable {
     /// TLS the trust evaluator decides. Returns `CURL_PREREQFUNC_ABORT` to end the transfer before any
     /// request byte goes out.
     func onPrerequest() -> Int32 {
-        switch staleConnection.willSend(mayBeRepeated: request.mayBeRepeated) {
+        switch attempts.willSend(mayBeRepeated: request.mayBeRepeated) {
         case .send, .repeatOnce:
             break
         case .refuse(let repeatedAlready):
@@ -661,47 +671,43 @@ final class Transfer: @unchecked Sendable {
         }
     }
 
-    /// Records the counts in the task's progress and tells the progress streams, if any.
+    /// Reports the counts, with whatever else is pending (a head, the body's start), in one report.
     private func reportProgress() {
-        let (sent, received) = (bytesSent, bytesAlreadyHeld + bytesReceived)
-        let listeners = task.mutable.withLock { state -> (TransferProgress, [AsyncStream<TransferProgress>.Continuation])? in
-            state.progress.update(sent: sent, received: received)
-            return state.progressReport()
-        }
-        guard let (update, continuations) = listeners else { return }
-        for continuation in continuations { continuation.yield(update) }
+        unreported.sent = bytesSent
+        unreported.received = bytesAlreadyHeld + bytesReceived
+        reportPending()
     }
 
     // MARK: Finishing
 
     /// The attempt on the current easy handle ended with `code`: decide what follows.
     func finish(code: CURLcode) -> Step {
+        // A head or a body start learned in this attempt reaches the task before anyone hears the end.
+        defer { reportPending() }
         readAhead?.close()
         let transaction = makeTransaction()
         metrics.transactions.append(transaction)
-        if code == CURLE_HTTP2, failure == nil, configuration.httpVersion == .http2, !prepared.overTLS,
-            transaction.reusedConnection, !resentOnOwnConnection, let easy, EasyHandleInfo(easy: easy).requestHeadBytes == 0
-        {
+        let usesPriorKnowledge = configuration.httpVersion == .http2 && !prepared.overTLS
+        let facts = HopAttempts.Facts(
+            curlSucceeded: code == CURLE_OK, callbackFailed: failure != nil, hasHead: responseHead != nil,
+            connectionDied: code != CURLE_OK && Self.isConnectionDeath(code), reusedConnection: transaction.reusedConnection,
+            mayBeRepeated: request.mayBeRepeated,
+            priorKnowledgeFramingErrorBeforeSending: code == CURLE_HTTP2 && usesPriorKnowledge
+                && easy.map { EasyHandleInfo(easy: $0).requestHeadBytes == 0 } ?? false)
+        switch attempts.ended(facts) {
+        case .sendAgain(let ownConnection):
             // libcurl 7.88 fails every request on a reused clear-text HTTP/2 connection to some servers
             // (nghttpd; Apache, reported) with a framing error, before sending a byte of it; `curl
-            // --http2-prior-knowledge` fails the same way. Nothing went out, so any method is sent again, on
-            // a connection of its own; the session gives later requests to this origin their own too.
-            resentOnOwnConnection = true
-            sharedConfiguration.priorKnowledgeReuseFailed(to: Self.origin(request.url))
+            // --http2-prior-knowledge` fails the same way. The session gives later requests to this
+            // origin a connection of their own too.
+            if ownConnection { sharedConfiguration.priorKnowledgeReuseFailed(to: Self.origin(request.url)) }
             return sendAgain()
-        }
-        if code != CURLE_OK, failure == nil,
-            staleConnection.attemptFailed(
-                connectionDied: Self.isConnectionDeath(code), reusedConnection: transaction.reusedConnection,
-                mayBeRepeated: request.mayBeRepeated)
-        {
-            // The reused connection died before a byte of the answer (an HTTP/2 server closing it just as
-            // the stream went out): once more, on a new connection.
-            return sendAgain()
-        }
-        guard code == CURLE_OK, failure == nil else { return .complete(.failure(error(for: code))) }
-        guard responseHead != nil else {
+        case .fail:
+            return .complete(.failure(error(for: code)))
+        case .failWithoutResponse:
             return .complete(.failure(SluiceError(.connectionLost, "the server sent no response", request: request)))
+        case .complete:
+            break
         }
         do throws(SluiceError) {
             if holdsBodyAside {
