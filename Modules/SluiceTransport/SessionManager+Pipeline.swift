@@ -239,7 +239,12 @@ extension SessionManager {
             return Array(state.progressContinuations.values)
         }
         guard let continuations else { return outcome }
-        state.withLock { _ = $0.tasks.removeValue(forKey: task.id) }
+        let lastDrained = state.withLock { state -> Bool in
+            state.tasks.removeValue(forKey: task.id)
+            return state.draining.remove(task.id) != nil && state.draining.isEmpty
+        }
+        // The session was invalidated without cancelling, and this was the last task it waited for.
+        if lastDrained { engine.submit(.stop(cancelling: false)) }
         for continuation in continuations { continuation.finish() }
         let error: SluiceError? = if case .failure(let failure) = outcome { failure } else { nil }
         let metrics: TaskMetrics? = if case .success(let completed) = outcome { completed.metrics } else { nil }

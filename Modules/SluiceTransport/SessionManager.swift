@@ -33,8 +33,9 @@ public final class SessionManager: Sendable, TaskController {
     let sharedConfiguration: SharedConfiguration
     /// The pipeline's steps, top first (``PipelineStage/stages(for:)``).
     let stages: [PipelineStage]
-    /// The session's tasks that have not completed, by id, and whether the session was invalidated.
-    let state = Locked<(tasks: [Int: RegisteredTask], invalidated: Bool)>(([:], false))
+    /// The session's tasks that have not completed, by id; whether the session was invalidated; and,
+    /// once invalidated without cancelling, the started tasks its engine waits for before it stops.
+    let state = Locked<(tasks: [Int: RegisteredTask], invalidated: Bool, draining: Set<Int>)>(([:], false, []))
     /// The next task's id.
     let nextTaskID = Atomic<Int>(1)
 
@@ -78,18 +79,31 @@ public final class SessionManager: Sendable, TaskController {
     var engineThreadID: Int32 { engine.threadID.withLock { $0 } }
 
     /// Stops taking tasks. With `cancelingTasks`, every task not yet completed — running, or created and
-    /// never resumed — ends with ``SluiceError/Code/cancelled``; otherwise running tasks finish first.
-    /// New tasks, and tasks resumed afterwards, fail with ``SluiceError/Code/sessionInvalidated``.
+    /// never resumed — ends with ``SluiceError/Code/cancelled``; otherwise running tasks finish first,
+    /// every hop of them (redirects and authentication rounds are sent after the invalidation too), and
+    /// the session's engine stops after the last. New tasks, and tasks resumed afterwards, fail with
+    /// ``SluiceError/Code/sessionInvalidated``.
     public func invalidate(cancelingTasks: Bool) {
         // The tasks are released outside the lock: a task's last release takes it (see `taskReleased`).
         let registered = state.withLock { state -> [SessionTask] in
             state.invalidated = true
-            return cancelingTasks ? state.tasks.values.compactMap(\.task) : []
+            return state.tasks.values.compactMap(\.task)
+        }
+        guard cancelingTasks else {
+            // The engine runs on until the tasks under way complete (``complete(_:_:)`` stops it after the
+            // last): a call between two hops, or in a layer, has its next hop still to send.
+            let started = Set(registered.lazy.filter { $0.mutable.withLock { $0.lifecycle.wasStarted } }.map(\.id))
+            let stopsNow = state.withLock { state -> Bool in
+                state.draining = started.filter { state.tasks[$0] != nil }
+                return state.draining.isEmpty
+            }
+            if stopsNow { engine.submit(.stop(cancelling: false)) }
+            return
         }
         // Each task turns to cancelling first, so it ends cancelled however its transfer ends (the engine
         // stopping under it, say), and at once wherever it waits: on the engine, for a handler, or between hops.
         for task in registered { task.cancel() }
-        engine.submit(.stop(cancelling: cancelingTasks))
+        engine.submit(.stop(cancelling: true))
     }
 
     /// The tasks that have not completed: running ones, and suspended ones their callers hold (a task

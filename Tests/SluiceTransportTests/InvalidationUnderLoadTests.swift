@@ -84,5 +84,99 @@ extension TransportSuites {
             #expect(body.reads.withLock { $0 } - readsAtInvalidation <= 3)
             #expect(session.tasks.isEmpty)
         }
+    
+        @Test("invalidate(cancelingTasks: false) with a call between two hops (held in a network layer before its redirect's hop): the hop is still sent and the call completes; a new call then fails")
+        func drainSendsTheNextHop() async throws {
+            let gate = HopGate(holding: 1)
+            let session = try Transport.session { $0.networkLayers = [gate] }
+            let call = Task { try await session.data(for: Transport.request(.httpbin, "/redirect/2")) }
+            await gate.waitUntilHeld()
+            session.invalidate(cancelingTasks: false)
+            gate.open()
+            let response = try await call.value
+            #expect(response.response.statusCode == 200)
+            #expect(response.response.url?.path == "/get")
+            #expect(gate.hops == 3, "the network layer saw the request and its two redirects")
+            let error = await #expect(throws: SluiceError.self) {
+                try await session.data(for: Transport.request(.httpbin, "/get"))
+            }
+            #expect(error?.code == .sessionInvalidated)
+        }
+
+        @Test("invalidate(cancelingTasks: true) with a call held before its transfer reached the engine: it ends cancelled, not sessionInvalidated, and at once")
+        func cancelBeforeTheEngine() async throws {
+            let gate = HopGate(holding: 0)
+            let session = try Transport.session { $0.networkLayers = [gate] }
+            let call = Task { try await session.data(for: Transport.request(.http, "/status")) }
+            await gate.waitUntilHeld()
+            session.invalidate(cancelingTasks: true)
+            gate.open()
+            let error = await #expect(throws: SluiceError.self) { try await call.value }
+            #expect(error?.code == .cancelled)
+            #expect(session.tasks.isEmpty)
+        }
+    }
+}
+
+/// A network layer that holds the call at one hop (0 the first) until opened, so a test can act while the
+/// call sits between hops; counts the hops it saw.
+final class HopGate: HTTPLayer {
+    private struct State {
+        var hops = 0
+        var held = false
+        var opened = false
+        var waiting: CheckedContinuation<Void, Never>?
+        var watchers: [CheckedContinuation<Void, Never>] = []
+    }
+    private let state = Locked(State())
+    let holding: Int
+
+    init(holding: Int) { self.holding = holding }
+
+    var hops: Int { state.withLock { $0.hops } }
+
+    func send(_ request: HTTPRequest, context: HTTPLayerContext, next: HTTPLayerNext) async throws(SluiceError)
+        -> HTTPLayerResponse
+    {
+        let hop = state.withLock { state -> Int in
+            defer { state.hops += 1 }
+            return state.hops
+        }
+        if hop == holding {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let (resumeNow, watchers) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
+                    state.held = true
+                    defer { state.watchers = [] }
+                    if state.opened { return (true, state.watchers) }
+                    state.waiting = continuation
+                    return (false, state.watchers)
+                }
+                for watcher in watchers { watcher.resume() }
+                if resumeNow { continuation.resume() }
+            }
+        }
+        return try await next(request, context: context)
+    }
+
+    /// Returns once a call is held.
+    func waitUntilHeld() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let held = state.withLock { state -> Bool in
+                if state.held { return true }
+                state.watchers.append(continuation)
+                return false
+            }
+            if held { continuation.resume() }
+        }
+    }
+
+    /// Lets the held call (and any later one) go on.
+    func open() {
+        let waiting = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            state.opened = true
+            defer { state.waiting = nil }
+            return state.waiting
+        }
+        waiting?.resume()
     }
 }
