@@ -24,6 +24,7 @@ let libraryModules = [
     "SluiceCore", "SluiceTransport", "SluiceRequestSerialization", "SluiceMultipart",
     "SluiceResponseSerialization", "SluiceSecurity", "SluiceReachability", "Sluice",
     "SluiceGzip", "SluiceBrotli", "SluiceZstd", "SluiceXML", "SluicePropertyList", "SluiceConformanceKit",
+    "SluiceCache",
 ]
 
 let package = Package(
@@ -82,6 +83,8 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),
         module("SluiceReachability", dependencies: ["SluiceCore"]),
+        // The HTTP cache for the pipeline's cache slot: a user who does not want it does not link it.
+        module("SluiceCache", dependencies: ["SluiceCore"]),
         module("Sluice", dependencies: [
             "SluiceCore", "SluiceTransport", "SluiceRequestSerialization", "SluiceMultipart",
             "SluiceResponseSerialization", "SluiceSecurity", "SluiceReachability",
@@ -120,6 +123,7 @@ let package = Package(
         tests("SluiceCoreTests", dependencies: ["SluiceCore", "SluiceConformance"]),
         tests("SluiceTransportTests", dependencies: ["SluiceTransport", "SluiceGzip", "SluiceSecurity"]),
         tests("SluiceRequestSerializationTests", dependencies: ["SluiceRequestSerialization"]),
+        tests("SluiceCacheTests", dependencies: ["SluiceCache", "SluiceTransport"]),
         // A user's target that declares two products only and imports nothing else: what their public API
         // uses must be usable through them (no SluiceCore, no OrderedCollections import).
         .testTarget(

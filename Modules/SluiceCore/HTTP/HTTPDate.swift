@@ -1,0 +1,149 @@
+import Foundation
+
+/// HTTP dates (RFC 9110 §5.6.7): the IMF-fixdate form senders must use (`Sun, 06 Nov 1994 08:49:37 GMT`),
+/// and the two obsolete forms recipients must accept, RFC 850's (`Sunday, 06-Nov-94 08:49:37 GMT`) and
+/// asctime's (`Sun Nov  6 08:49:37 1994`). Read byte by byte, without a date formatter: a cache reads
+/// three of them per response.
+package enum HTTPDate {
+    /// The date `text` names, or `nil` when it is none of the three forms (or names no real day).
+    /// A two-digit year is the one in the past century nearest the present, as RFC 9110 asks.
+    package static func parse(_ text: String, now: Date = Date()) -> Date? {
+        var fields = Fields()
+        var utf8 = text.utf8.makeIterator()
+        var token: [UInt8] = []
+        token.reserveCapacity(16)
+        while true {
+            let byte = utf8.next()
+            if let byte, byte != UInt8(ascii: " "), byte != UInt8(ascii: ","), byte != UInt8(ascii: "-"),
+                byte != UInt8(ascii: "\t")
+            {
+                token.append(byte)
+                continue
+            }
+            if !token.isEmpty {
+                guard fields.take(token) else { return nil }
+                token.removeAll(keepingCapacity: true)
+            }
+            if byte == nil { break }
+        }
+        return fields.date(now: now)
+    }
+
+    /// `date` as an IMF-fixdate.
+    package static func format(_ date: Date) -> String {
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let inDay = seconds - days * 86_400
+        let (year, month, day) = civil(fromDays: days)
+        let weekday = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"][((days % 7) + 7) % 7]
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(weekday), \(two(day)) \(monthNames[month - 1]) \(year) \(two(inDay / 3600)):\(two(inDay / 60 % 60)):\(two(inDay % 60)) GMT"
+    }
+
+    private static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    /// The parts of a date, filled token by token in whichever of the three orders they come.
+    private struct Fields {
+        var weekday = false
+        var month: Int?
+        var day: Int?
+        var year: Int?
+        var twoDigitYear = false
+        var time: (Int, Int, Int)?
+        var zone = false
+
+        /// Takes one token; `false` when it fits nowhere.
+        mutating func take(_ token: [UInt8]) -> Bool {
+            if token.contains(UInt8(ascii: ":")) {
+                guard time == nil, let parsed = Self.time(token) else { return false }
+                time = parsed
+                return true
+            }
+            if token.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+                let value = token.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+                // The day comes before the year in every form; a 4-digit number is always the year.
+                if day == nil, token.count <= 2, year == nil {
+                    day = value
+                } else if year == nil, token.count == 4 || token.count == 2 {
+                    year = value
+                    twoDigitYear = token.count == 2
+                } else {
+                    return false
+                }
+                return true
+            }
+            let lower = token.map { $0 | 0x20 }
+            if !weekday, month == nil, day == nil, Self.isWeekday(lower) {
+                weekday = true
+                return true
+            }
+            if month == nil, lower.count == 3, let index = HTTPDate.monthNames.firstIndex(where: { Array($0.utf8).map { $0 | 0x20 } == lower }) {
+                month = index + 1
+                return true
+            }
+            if !zone, lower == Array("gmt".utf8) || lower == Array("utc".utf8) {
+                zone = true
+                return true
+            }
+            return false
+        }
+
+        func date(now: Date) -> Date? {
+            guard let month, let day, var year, let (hour, minute, second) = time else { return nil }
+            if twoDigitYear {
+                let current = HTTPDate.civil(fromDays: Int(now.timeIntervalSince1970 / 86_400)).year
+                year += current / 100 * 100
+                if year > current + 50 { year -= 100 }
+            }
+            guard (1...31).contains(day), hour < 24, minute < 60, second < 61, day <= HTTPDate.daysIn(month: month, year: year)
+            else { return nil }
+            let days = HTTPDate.days(year: year, month: month, day: day)
+            return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + hour * 3600 + minute * 60 + min(second, 59)))
+        }
+
+        static func time(_ token: [UInt8]) -> (Int, Int, Int)? {
+            let parts = token.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
+            guard parts.count == 3, parts.allSatisfy({ $0.count == 2 && $0.allSatisfy { $0 >= 48 && $0 <= 57 } }) else { return nil }
+            let values = parts.map { $0.reduce(0) { $0 * 10 + Int($1 - 48) } }
+            return (values[0], values[1], values[2])
+        }
+
+        static func isWeekday(_ lower: [UInt8]) -> Bool {
+            let names = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+            let long = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+            let text = String(decoding: lower, as: UTF8.self)
+            return names.contains(text) || long.contains(text)
+        }
+    }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+    static func days(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The date of a count of days since 1970-01-01.
+    static func civil(fromDays count: Int) -> (year: Int, month: Int, day: Int) {
+        let z = count + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}
