@@ -123,7 +123,7 @@ let package = Package(
         tests("SluiceCoreTests", dependencies: ["SluiceCore", "SluiceConformance"]),
         tests("SluiceTransportTests", dependencies: ["SluiceTransport", "SluiceGzip", "SluiceSecurity"]),
         tests("SluiceRequestSerializationTests", dependencies: ["SluiceRequestSerialization"]),
-        tests("SluiceCacheTests", dependencies: ["SluiceCache", "SluiceTransport"]),
+        tests("SluiceCacheTests", dependencies: ["SluiceCache", "SluiceTransport", "SluiceGzip"]),
         // A user's target that declares two products only and imports nothing else: what their public API
         // uses must be usable through them (no SluiceCore, no OrderedCollections import).
         .testTarget(

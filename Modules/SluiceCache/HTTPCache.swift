@@ -114,7 +114,14 @@ public final class HTTPCache: HTTPLayer {
                 let updated = Revalidation.updated(
                     stored, with: answer.response.headers, requestDate: requestDate, responseDate: responseDate)
                 store.update(updated, key: key)
-                if let served = serve(updated, for: request, source: .revalidatedCache, transactions: answer.transactions) {
+                // The exchange's record of the 304 says where the answer came from: the store, confirmed.
+                var transactions = answer.transactions
+                if transactions.isEmpty {
+                    transactions = [TaskMetrics.Transaction(url: request.url, statusCode: 304, httpVersion: nil, source: .revalidatedCache)]
+                } else {
+                    transactions[transactions.count - 1].source = .revalidatedCache
+                }
+                if let served = serve(updated, for: request, source: .revalidatedCache, transactions: transactions) {
                     return served
                 }
             }
