@@ -64,6 +64,9 @@ let package = Package(
         .systemLibrary(
             name: "CZstd", path: "Modules/CZstd", pkgConfig: "libzstd",
             providers: [.apt(["libzstd-dev"])]),
+        .systemLibrary(
+            name: "CSQLite", path: "Modules/CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]),
 
         // The C table a loadable plugin exports (header only).
         .target(name: "CSluicePluginABI", path: "Modules/CSluicePluginABI"),
@@ -84,7 +87,7 @@ let package = Package(
         ]),
         module("SluiceReachability", dependencies: ["SluiceCore"]),
         // The HTTP cache for the pipeline's cache slot: a user who does not want it does not link it.
-        module("SluiceCache", dependencies: ["SluiceCore"]),
+        module("SluiceCache", dependencies: ["SluiceCore", "CSQLite"]),
         module("Sluice", dependencies: [
             "SluiceCore", "SluiceTransport", "SluiceRequestSerialization", "SluiceMultipart",
             "SluiceResponseSerialization", "SluiceSecurity", "SluiceReachability",
@@ -124,6 +127,8 @@ let package = Package(
         tests("SluiceTransportTests", dependencies: ["SluiceTransport", "SluiceGzip", "SluiceSecurity"]),
         tests("SluiceRequestSerializationTests", dependencies: ["SluiceRequestSerialization"]),
         tests("SluiceCacheTests", dependencies: ["SluiceCache", "SluiceTransport", "SluiceGzip"]),
+        // Writes into a disk cache store until killed, for SluiceCacheTests' crash and two-process tests.
+        .executableTarget(name: "sluice-cache-writer", dependencies: ["SluiceCache"], path: "Tests/CacheWriterProbe"),
         // A user's target that declares two products only and imports nothing else: what their public API
         // uses must be usable through them (no SluiceCore, no OrderedCollections import).
         .testTarget(

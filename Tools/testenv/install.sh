@@ -13,6 +13,8 @@ DEB_PACKAGES=(
     zlib1g-dev
     libbrotli-dev
     libzstd-dev
+    # SluiceCache's disk index.
+    libsqlite3-dev
     # The command-line coders: fixtures for the served .br and .zst files, and the benchmark's peers.
     brotli
     zstd
