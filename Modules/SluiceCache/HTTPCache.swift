@@ -1,5 +1,6 @@
 import Foundation
 import SluiceCore
+import Synchronization
 
 /// An HTTP cache for one session (RFC 9111 for a private cache, `stale-if-error` from RFC 5861, and
 /// NSURLRequest's cache policies): a layer for the cache slot of the session's pipeline.
@@ -13,7 +14,9 @@ import SluiceCore
 /// own) and below the bridge (it sees each request as sent, `Accept-Encoding` included, so `Vary` is
 /// judged on that). For each request it serves a fresh stored response without the network (marked
 /// ``ResponseSource/cache``), revalidates a stale one with its validators (a `304` serves the stored body,
-/// marked ``ResponseSource/revalidatedCache``), or fetches and stores. A successful unsafe request
+/// marked ``ResponseSource/revalidatedCache``), or fetches and stores. A stale response allowed by
+/// `stale-while-revalidate` is served at once (``ResponseSource/staleCache``) and revalidated in the
+/// background on a task of its own; one allowed by `stale-if-error` is served when the server fails. A successful unsafe request
 /// (POST, PUT, DELETE, PATCH…) removes what is stored for its URL and its same-origin `Location` and
 /// `Content-Location`.
 ///
@@ -29,6 +32,8 @@ public final class HTTPCache: HTTPLayer {
     /// Where responses are kept.
     public let store: any HTTPCacheStore
     private let now: @Sendable () -> Date
+    /// Keys being revalidated in the background: one revalidation at a time per key.
+    private let revalidating = Mutex<Set<String>>([])
 
     /// A cache keeping responses in `store`.
     ///
@@ -69,9 +74,16 @@ public final class HTTPCache: HTTPLayer {
             throw SluiceError(
                 .cacheMiss, "no stored response may answer \(request.method.rawValue) \(key), and the request forbids the network",
                 request: request)
-        case .serve(let stored, _):
-            if let served = serve(stored, for: request, source: .cache) { return served }
+        case .serve(let stored, let stale):
+            if let served = serve(stored, for: request, source: stale ? .staleCache : .cache) { return served }
             return try await fetch(request, key: key, context: context, next: next, stale: nil)
+        case .serveStaleAndRevalidate(let stored):
+            // Without a chain that outlives this call (layers run without a session), revalidated now.
+            guard let background = next.detached, let served = serve(stored, for: request, source: .staleCache) else {
+                return try await revalidate(stored, request: request, key: key, context: context, next: next)
+            }
+            revalidateInBackground(stored, request: request, key: key, next: background)
+            return served
         case .revalidate(let stored):
             return try await revalidate(stored, request: request, key: key, context: context, next: next)
         case .fetch(let stale):
@@ -132,13 +144,35 @@ public final class HTTPCache: HTTPLayer {
         return keep(answer, for: request, key: key, requestDate: requestDate, responseDate: responseDate)
     }
 
+    /// Revalidates `stored` on a call of its own (``HTTPLayerNext/detached``), once per key at a time:
+    /// a 304 freshens it, a full answer replaces it.
+    private func revalidateInBackground(_ stored: CachedResponse, request: HTTPRequest, key: String, next: HTTPLayerNext) {
+        guard revalidating.withLock({ $0.insert(key).inserted }) else { return }
+        Task { [self] in
+            defer { _ = revalidating.withLock { $0.remove(key) } }
+            let requestDate = now()
+            guard let answer = try? await next(CachePlan.conditional(request, for: stored), context: HTTPLayerContext(destination: .memory))
+            else { return }
+            let responseDate = now()
+            if answer.response.statusCode == 304 {
+                if Revalidation.selects(stored, notModified: answer.response.headers) {
+                    store.update(
+                        Revalidation.updated(stored, with: answer.response.headers, requestDate: requestDate, responseDate: responseDate),
+                        key: key)
+                }
+            } else if answer.response.statusCode < 500 {
+                _ = keep(answer, for: request, key: key, requestDate: requestDate, responseDate: responseDate)
+            }
+        }
+    }
+
     /// Stores `answer` when it may be (its body as it is delivered), and returns it to be delivered.
     private func keep(_ answer: HTTPLayerResponse, for request: HTTPRequest, key: String, requestDate: Date, responseDate: Date)
         -> HTTPLayerResponse
     {
         switch answer.source {
         case .network, .layer: break
-        case .cache, .revalidatedCache: return answer
+        case .cache, .revalidatedCache, .staleCache: return answer
         }
         let response = answer.response
         guard
@@ -214,7 +248,7 @@ public final class HTTPCache: HTTPLayer {
     private func serveStale(_ stored: CachedResponse, for request: HTTPRequest, after error: SluiceError?) -> HTTPLayerResponse? {
         if let error, error.code == .cancelled { return nil }
         guard CachePlan.mayServeStaleOnError(stored, request: request, now: now()) else { return nil }
-        return serve(stored, for: request, source: .cache)
+        return serve(stored, for: request, source: .staleCache)
     }
 
     // MARK: Invalidation

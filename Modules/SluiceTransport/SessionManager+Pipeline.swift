@@ -172,7 +172,7 @@ extension SessionManager {
     }
 
     /// Starts an awaited task: returns why it cannot start (cancelled already, the session invalidated).
-    private func begin(_ task: SessionTask, invalidated: Bool) -> SluiceError? {
+    func begin(_ task: SessionTask, invalidated: Bool) -> SluiceError? {
         guard task.mutable.withLock({ $0.lifecycle.resume() == .start }) else {
             return SluiceError(.cancelled, "the task was cancelled", request: task.currentRequest)
         }

@@ -153,12 +153,13 @@ struct CacheDecisionTests {
 
     // MARK: §4 Serving, §5.2.1 request directives, NSURLRequest's policies
 
-    enum Expected: Equatable { case serve, serveStale, revalidate, fetch, pass, passInvalidating, unsatisfiable }
+    enum Expected: Equatable { case serve, serveStale, serveStaleAndRevalidate, revalidate, fetch, pass, passInvalidating, unsatisfiable }
 
     static func classify(_ plan: CachePlan) -> Expected {
         switch plan {
         case .serve(_, let stale): stale ? .serveStale : .serve
         case .revalidate: .revalidate
+        case .serveStaleAndRevalidate: .serveStaleAndRevalidate
         case .fetch: .fetch
         case .pass(let invalidates): invalidates ? .passInvalidating : .pass
         case .unsatisfiable: .unsatisfiable
@@ -193,6 +194,10 @@ struct CacheDecisionTests {
         ("a range request", [("Cache-Control", "max-age=60")], 1, [("Range", "bytes=0-1")], .get, .useProtocolCachePolicy, .pass),
         ("reloadIgnoringCache", [("Cache-Control", "max-age=60")], 1, [], .get, .reloadIgnoringCache, .fetch),
         ("returnCacheDataElseLoad, stale", [("Cache-Control", "max-age=60")], 6000, [], .get, .returnCacheDataElseLoad, .serveStale),
+        ("stale-while-revalidate, within", [("Cache-Control", "max-age=60, stale-while-revalidate=30")], 80, [], .get, .useProtocolCachePolicy, .serveStaleAndRevalidate),
+        ("stale-while-revalidate, beyond", [("Cache-Control", "max-age=60, stale-while-revalidate=30"), ("ETag", "\"a\"")], 100, [], .get, .useProtocolCachePolicy, .revalidate),
+        ("stale-while-revalidate against request no-cache", [("Cache-Control", "max-age=60, stale-while-revalidate=30"), ("ETag", "\"a\"")], 80, [("Cache-Control", "no-cache")], .get, .useProtocolCachePolicy, .revalidate),
+        ("stale-while-revalidate against must-revalidate", [("Cache-Control", "max-age=60, stale-while-revalidate=30, must-revalidate")], 80, [], .get, .useProtocolCachePolicy, .fetch),
         ("returnCacheDataDontLoad, stale", [("Cache-Control", "max-age=60, must-revalidate")], 6000, [], .get, .returnCacheDataDontLoad, .serveStale),
     ] as [(String, [(String, String)], Double, [(String, String)], HTTPMethod, HTTPRequest.CachePolicy, Expected)])
     func plan(

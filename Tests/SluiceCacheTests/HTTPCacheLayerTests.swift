@@ -88,7 +88,7 @@ struct HTTPCacheLayerTests {
         clock.advance(20)
         let during503 = try await Self.get(session)
         #expect(String(decoding: during503.data, as: UTF8.self) == "kept")
-        #expect(during503.metrics.source == .cache)
+        #expect(during503.metrics.source == .staleCache)
         let duringLoss = try await Self.get(session)
         #expect(String(decoding: duringLoss.data, as: UTF8.self) == "kept")
         clock.advance(200)
@@ -152,5 +152,31 @@ struct HTTPCacheLayerTests {
         let second = try await Self.get(session)
         #expect(String(decoding: second.data, as: UTF8.self) == "streamed")
         #expect(origin.requests.count == 1)
+    }
+}
+
+extension HTTPCacheLayerTests {
+    @Test("stale-while-revalidate: the stale response at once, marked stale; the revalidation on a task of its own; then fresh again")
+    func staleWhileRevalidate() async throws {
+        let (session, origin, clock, cache) = try Self.setUp([
+            .response(200, [("Cache-Control", "max-age=10, stale-while-revalidate=60"), ("ETag", "\"v1\"")], "body"),
+            .response(304, [("ETag", "\"v1\""), ("Cache-Control", "max-age=100, stale-while-revalidate=60")], ""),
+        ])
+        _ = try await Self.get(session)
+        clock.advance(30)
+        let stale = try await Self.get(session)
+        #expect(stale.metrics.source == .staleCache)
+        #expect(String(decoding: stale.data, as: UTF8.self) == "body")
+        // The background revalidation reaches the origin on its own.
+        for _ in 0..<200 where origin.requests.count < 2 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(origin.requests.count == 2)
+        #expect(origin.requests.last?.headers.first("If-None-Match") == "\"v1\"")
+        func renewed() -> Bool {
+            cache.store.responses(forKey: HTTPCache.key(for: URL(string: Self.url)!)).first?.headers.first("Cache-Control")?.hasPrefix("max-age=100") == true
+        }
+        for _ in 0..<200 where !renewed() { try await Task.sleep(for: .milliseconds(10)) }
+        let fresh = try await Self.get(session)
+        #expect(fresh.metrics.source == .cache)
+        #expect(origin.requests.count == 2)
     }
 }

@@ -121,7 +121,7 @@ struct HTTPCacheServerTests {
         request.cachePolicy = .returnCacheDataElseLoad
         let stored = try await session.data(for: request)
         #expect(recorder.count == 1)
-        #expect(stored.metrics.source == .cache)
+        #expect(stored.metrics.source == .staleCache)
         request.cachePolicy = .reloadIgnoringCache
         let reloaded = try await session.data(for: request)
         #expect(recorder.count == 2)

@@ -15,6 +15,9 @@ enum CachePlan: Equatable {
     case serve(CachedResponse, stale: Bool)
     /// Sent with the stored response's validators; a 304 serves it.
     case revalidate(CachedResponse)
+    /// Served stale at once under its `stale-while-revalidate` (RFC 5861 §3), and revalidated (or fetched
+    /// again, without validators) in the background.
+    case serveStaleAndRevalidate(CachedResponse)
     /// Nothing stored may answer and the request forbids the network (`only-if-cached`,
     /// `returnCacheDataDontLoad`).
     case unsatisfiable
@@ -48,6 +51,11 @@ enum CachePlan: Equatable {
             return .serve(stored, stale: !freshness.isFresh)
         }
         if onlyIfCached { return .unsatisfiable }
+        if !mustValidate, !responseControl.has("must-revalidate"), !responseControl.has("proxy-revalidate"),
+            let window = responseControl.seconds("stale-while-revalidate"), freshness.staleness <= TimeInterval(window)
+        {
+            return .serveStaleAndRevalidate(stored)
+        }
         let canValidate = stored.headers.contains("ETag") || stored.headers.contains("Last-Modified")
         return canValidate ? .revalidate(stored) : .fetch(stale: stored)
     }

@@ -19,6 +19,14 @@ public struct HTTPLayerNext: Sendable {
     /// The step below this one.
     public var below: HTTPLayerNext { HTTPLayerNext(chain: chain, position: position + 1) }
 
+    /// The same steps for one request sent on its own, outliving the call this layer was given — a
+    /// cache's revalidation in the background. A session runs it as a task of its own (its body in
+    /// memory; event monitors see it; invalidating the session cancels it). `nil` where the chain
+    /// cannot (``LayerChain``).
+    public var detached: HTTPLayerNext? {
+        chain.detachedChain().map { HTTPLayerNext(chain: $0, position: position) }
+    }
+
     /// Sends `request` down the rest of the chain.
     ///
     /// - Throws: What the steps below throw (``SluiceError``).
@@ -37,6 +45,15 @@ public protocol HTTPLayerChain: Sendable {
     ///   last step (a layer at the bottom must answer).
     func send(_ request: HTTPRequest, context: HTTPLayerContext, at position: Int) async throws(SluiceError)
         -> HTTPLayerResponse
+
+    /// A chain of the same steps that runs one request on its own, outside the current call; `nil`
+    /// (the default) when there is none.
+    func detachedChain() -> (any HTTPLayerChain)?
+}
+
+extension HTTPLayerChain {
+    /// None.
+    public func detachedChain() -> (any HTTPLayerChain)? { nil }
 }
 
 /// A chain of layers, the last of which answers: for running layers without a session (in a test, or

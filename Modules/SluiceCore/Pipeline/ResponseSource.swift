@@ -6,15 +6,20 @@ public enum ResponseSource: Sendable, Hashable, CustomStringConvertible {
     case cache
     /// A stored response the server confirmed (`304 Not Modified`) before it was used.
     case revalidatedCache
+    /// A stored response past its freshness, used without the server's word: allowed by
+    /// `stale-while-revalidate` (it is revalidated in the background), `stale-if-error` (the server
+    /// failed), the request's `max-stale`, or a cache policy that takes stored data whatever its age.
+    case staleCache
     /// A layer's own answer (a stub, a synthesized response), named by the layer.
     case layer(String)
 
-    /// `network`, `cache`, `revalidated cache` or `layer NAME`.
+    /// `network`, `cache`, `revalidated cache`, `stale cache` or `layer NAME`.
     public var description: String {
         switch self {
         case .network: "network"
         case .cache: "cache"
         case .revalidatedCache: "revalidated cache"
+        case .staleCache: "stale cache"
         case .layer(let name): "layer \(name)"
         }
     }
@@ -23,7 +28,7 @@ public enum ResponseSource: Sendable, Hashable, CustomStringConvertible {
     public var usedNetwork: Bool {
         switch self {
         case .network, .revalidatedCache: true
-        case .cache, .layer: false
+        case .cache, .staleCache, .layer: false
         }
     }
 }

@@ -154,6 +154,9 @@ final class PipelineCall: HTTPLayerChain, @unchecked Sendable {
         }
     }
 
+    /// A chain that runs one request as a call of its own (``HTTPLayerNext/detached``).
+    func detachedChain() -> (any HTTPLayerChain)? { DetachedChain(session: session) }
+
     /// Whether nothing sits between the bridge at `position` and the exchange (no cache, no network
     /// layer): the follow-ups then pass each hop straight down, two frames and two locks less per hop.
     private func passesStraightDown(from position: Int) -> Bool {
