@@ -386,6 +386,51 @@ nginx_locations() {
             add_header Content-Encoding zstd;
         }
 
+        # The plugin bodies again, each location with one caching header combination, for SluiceCache's
+        # tests (nginx answers If-None-Match and If-Modified-Since for these static files with a 304).
+        location /cached/max-age/ {
+            alias "$WWW_DIR/plugins/";
+            add_header Cache-Control "max-age=60";
+        }
+        location /cached/expires/ {
+            alias "$WWW_DIR/plugins/";
+            expires 60s;
+        }
+        location /cached/no-cache/ {
+            alias "$WWW_DIR/plugins/";
+            add_header Cache-Control "no-cache";
+        }
+        location /cached/no-store/ {
+            alias "$WWW_DIR/plugins/";
+            add_header Cache-Control "no-store";
+        }
+        location /cached/private/ {
+            alias "$WWW_DIR/plugins/";
+            add_header Cache-Control "private, max-age=60";
+        }
+        location /cached/must-revalidate/ {
+            alias "$WWW_DIR/plugins/";
+            add_header Cache-Control "max-age=0, must-revalidate";
+        }
+        location /cached/last-modified-only/ {
+            alias "$WWW_DIR/plugins/";
+            etag off;
+            add_header Cache-Control "max-age=0";
+        }
+        location /cached/vary-custom/ {
+            alias "$WWW_DIR/plugins/";
+            add_header Cache-Control "max-age=60";
+            add_header Vary "X-Lang";
+        }
+        location /cached/vary-gzip/ {
+            alias "$WWW_DIR/plugins/";
+            add_header Cache-Control "max-age=60";
+            gzip on;
+            gzip_types *;
+            gzip_min_length 0;
+            gzip_vary on;
+        }
+
         # A redirect to itself, for redirect-loop tests.
         location = /loop {
             return 302 /loop;
