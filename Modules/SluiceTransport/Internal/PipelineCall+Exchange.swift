@@ -30,6 +30,7 @@ extension PipelineCall {
                 if let early = waitForHead(continuation) { return continuation.resume(returning: early) }
                 session.start(transfer, suspended: suspended)
             }
+            headTaken()
             switch result {
             case .failure(let error):
                 session.detach(transfer, from: task)

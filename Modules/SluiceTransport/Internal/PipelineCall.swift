@@ -360,6 +360,12 @@ final class PipelineCall: HTTPLayerChain, @unchecked Sendable {
         state.withLock { $0.streaming!.headHandoff.wait(continuation) }
     }
 
+    /// Called by the streamed call once resumed with its head, before it reads what the engine left in
+    /// the transfer (its head, any body kept aside): taking the lock the engine released as it handed the
+    /// head over orders those reads after the engine's writes by this lock, not only by the continuation
+    /// (which ThreadSanitizer cannot see when the head arrives before the caller has finished suspending).
+    func headTaken() { state.withLock { _ in } }
+
     /// A streamed hop's head arrived, or its transfer ended (`transfer` then).
     func streamHopEvent(_ result: Result<Void, SluiceError>, ended transfer: Transfer?) {
         let arrival = state.withLock { state -> HeadHandoff<CheckedContinuation<Result<Void, SluiceError>, Never>>.Arrival in
