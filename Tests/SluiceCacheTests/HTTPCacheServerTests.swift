@@ -19,7 +19,7 @@ struct HTTPCacheServerTests {
     @Test("/cache/{n} (public, max-age=n): the second GET sends nothing and is served from the store")
     func freshHit() async throws {
         let (session, recorder) = try Self.session()
-        let request = try TestEnvironment.request(.httpbin, "/cache/60")
+        let request = try TestEnvironment.request(.httpbin, "/cache/86400")
         let first = try await session.data(for: request)
         let second = try await session.data(for: request)
         #expect(recorder.count == 1)
@@ -59,11 +59,11 @@ struct HTTPCacheServerTests {
     @Test("a POST to a stored URL invalidates it: the next GET goes to the server")
     func invalidationAfterPost() async throws {
         let (session, recorder) = try Self.session()
-        let get = try TestEnvironment.request(.httpbin, "/response-headers?Cache-Control=max-age%3D60")
+        let get = try TestEnvironment.request(.httpbin, "/response-headers?Cache-Control=max-age%3D86400")
         _ = try await session.data(for: get)
         _ = try await session.data(for: get)
         #expect(recorder.count == 1)
-        var post = try TestEnvironment.request(.httpbin, "/response-headers?Cache-Control=max-age%3D60", method: .post)
+        var post = try TestEnvironment.request(.httpbin, "/response-headers?Cache-Control=max-age%3D86400", method: .post)
         post.body = .bytes(Data())
         _ = try await session.data(for: post)
         let after = try await session.data(for: get)
@@ -74,7 +74,7 @@ struct HTTPCacheServerTests {
     @Test("Vary on a custom header: each value is its own variant")
     func varyOnCustomHeader() async throws {
         let (session, recorder) = try Self.session()
-        var english = try TestEnvironment.request(.httpbin, "/response-headers?Cache-Control=max-age%3D60&Vary=X-Lang")
+        var english = try TestEnvironment.request(.httpbin, "/response-headers?Cache-Control=max-age%3D86400&Vary=X-Lang")
         try english.headers.add(name: "X-Lang", value: "en")
         var french = english
         try french.headers.set(name: "X-Lang", value: "fr")

@@ -390,11 +390,11 @@ nginx_locations() {
         # tests (nginx answers If-None-Match and If-Modified-Since for these static files with a 304).
         location /cached/max-age/ {
             alias "$WWW_DIR/plugins/";
-            add_header Cache-Control "max-age=60";
+            add_header Cache-Control "max-age=86400";
         }
         location /cached/expires/ {
             alias "$WWW_DIR/plugins/";
-            expires 60s;
+            expires 24h;
         }
         location /cached/no-cache/ {
             alias "$WWW_DIR/plugins/";
@@ -406,7 +406,7 @@ nginx_locations() {
         }
         location /cached/private/ {
             alias "$WWW_DIR/plugins/";
-            add_header Cache-Control "private, max-age=60";
+            add_header Cache-Control "private, max-age=86400";
         }
         location /cached/must-revalidate/ {
             alias "$WWW_DIR/plugins/";
@@ -419,12 +419,12 @@ nginx_locations() {
         }
         location /cached/vary-custom/ {
             alias "$WWW_DIR/plugins/";
-            add_header Cache-Control "max-age=60";
+            add_header Cache-Control "max-age=86400";
             add_header Vary "X-Lang";
         }
         location /cached/vary-gzip/ {
             alias "$WWW_DIR/plugins/";
-            add_header Cache-Control "max-age=60";
+            add_header Cache-Control "max-age=86400";
             gzip on;
             gzip_types *;
             gzip_min_length 0;

@@ -46,6 +46,11 @@ enum PendingDecision {
             }
             queue.async { end(.success(question())) }
         }
+        // The lock the answering thread released as it handed the answer over: taken here, it orders the
+        // answer's contents (made on that thread) before their use by this lock, not only by the
+        // continuation, which ThreadSanitizer cannot see when the answer came before this task had
+        // finished suspending.
+        wait.withLock { _ in }
         call.whileWaiting(nil)
         return try answer.get()
     }
