@@ -108,7 +108,8 @@ let package = Package(
         .target(
             name: "SluiceConformance",
             dependencies: [
-                "Sluice", "SluiceConformanceKit", "CCurl", .product(name: "OrderedCollections", package: "swift-collections"),
+                "Sluice", "SluiceConformanceKit", "SluiceCache", "CCurl",
+                .product(name: "OrderedCollections", package: "swift-collections"),
             ],
             path: "Tools/Conformance/SluiceConformance"),
         .executableTarget(
@@ -126,7 +127,7 @@ let package = Package(
         tests("SluiceCoreTests", dependencies: ["SluiceCore", "SluiceConformance"]),
         tests("SluiceTransportTests", dependencies: ["SluiceTransport", "SluiceGzip", "SluiceSecurity"]),
         tests("SluiceRequestSerializationTests", dependencies: ["SluiceRequestSerialization"]),
-        tests("SluiceCacheTests", dependencies: ["SluiceCache", "SluiceTransport", "SluiceGzip"]),
+        tests("SluiceCacheTests", dependencies: ["SluiceCache", "SluiceTransport", "SluiceGzip", "SluiceConformance"]),
         // Writes into a disk cache store until killed, for SluiceCacheTests' crash and two-process tests.
         .executableTarget(name: "sluice-cache-writer", dependencies: ["SluiceCache"], path: "Tests/CacheWriterProbe"),
         // A user's target that declares two products only and imports nothing else: what their public API

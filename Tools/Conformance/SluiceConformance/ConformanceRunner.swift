@@ -7,6 +7,7 @@ public enum ConformanceRunner {
     public static let allSuites: [any ConformanceSuite] = [
         HeaderSuite(),
         MediaTypeSuite(),
+        CacheSuite(),
         RegistrySuite(),
         ContentCodingSuite(),
         QueryStringSuite(),
