@@ -25,6 +25,9 @@ public final class DiskCacheStore: HTTPCacheStore {
     static let wholeReadLimit = 256 << 10
 
     private let connection: Mutex<SQLiteConnection>
+    /// When bodies were last served, by id, not yet written to the index: a hit costs no write
+    /// transaction. Written with the next stored body, or once 256 are waiting, or when the store goes.
+    private let uses = Mutex<[String: Double]>([:])
     private let bodies: URL
     private let partial: URL
 
@@ -90,11 +93,13 @@ public final class DiskCacheStore: HTTPCacheStore {
             try index.run("SELECT body_length FROM entries WHERE id = ?", [.text(response.id.uuidString)]) { row in
                 indexed = row.integer(0)
             }
-            if indexed != nil {
-                try index.run(
-                    "UPDATE entries SET last_used = ? WHERE id = ?",
-                    [.real(Date().timeIntervalSince1970), .text(response.id.uuidString)])
+        }
+        if indexed != nil {
+            let waiting = uses.withLock { uses in
+                uses[response.id.uuidString] = Date().timeIntervalSince1970
+                return uses.count
             }
+            if waiting >= 256 { withIndex { index throws(SluiceError) in try writeUses(index) } }
         }
         guard let indexed, let length = try? handle.seekToEnd(), Int64(length) == indexed, (try? handle.seek(toOffset: 0)) != nil
         else {
@@ -183,6 +188,7 @@ public final class DiskCacheStore: HTTPCacheStore {
         var removed: [String] = []
         let committed = withIndex { index throws(SluiceError) in
             try index.transaction { () throws(SluiceError) in
+                try writeUses(index)
                 try index.run(
                     "SELECT id FROM entries WHERE key = ? AND variant = ?", [.text(key), .text(response.variantKey)]
                 ) { row in removed.append(row.text(0) ?? "") }
@@ -204,6 +210,19 @@ public final class DiskCacheStore: HTTPCacheStore {
         if !committed { removed = [id] }
         unlinkBodies(removed)
     }
+
+    /// Writes the waiting uses to the index (in the caller's transaction, if any).
+    private func writeUses(_ index: SQLiteConnection) throws(SluiceError) {
+        let waiting = uses.withLock { uses in
+            defer { uses.removeAll(keepingCapacity: true) }
+            return uses
+        }
+        for (id, time) in waiting {
+            try index.run("UPDATE entries SET last_used = MAX(last_used, ?) WHERE id = ?", [.real(time), .text(id)])
+        }
+    }
+
+    deinit { withIndex { index throws(SluiceError) in try index.transaction { () throws(SluiceError) in try writeUses(index) } } }
 
     /// Removes the least recently used entries (never `keeping`) until the total fits the capacity.
     private func evict(_ index: SQLiteConnection, keeping: String, removed: inout [String]) throws(SluiceError) {

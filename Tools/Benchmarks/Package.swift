@@ -25,6 +25,15 @@ let package = Package(
             ],
             path: "Transport"
         ),
+        // GETs of one cacheable URL: Sluice without a cache, with a memory or a disk cache, and URLSession with
+        // a URLCache; Tools/Benchmarks/cache.sh compares them and counts what reached nginx.
+        .executableTarget(
+            name: "cache-client",
+            dependencies: [
+                .product(name: "SluiceTransport", package: "Sluice"), .product(name: "SluiceCache", package: "Sluice"),
+            ],
+            path: "Cache"
+        ),
         // libcurl for the transport client's minimal Swift engine (MinimalCurlEngine).
         .systemLibrary(name: "CCurlBench", path: "CCurlBench", pkgConfig: "libcurl"),
         // Sluice's gzip, brotli and zstd decoders on a 1 GiB body; Tools/Benchmarks/compression.sh compares

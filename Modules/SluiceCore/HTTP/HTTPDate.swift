@@ -8,23 +8,28 @@ package enum HTTPDate {
     /// The date `text` names, or `nil` when it is none of the three forms (or names no real day).
     /// A two-digit year is the one in the past century nearest the present, as RFC 9110 asks.
     package static func parse(_ text: String, now: Date = Date()) -> Date? {
+        var text = text
+        return text.withUTF8 { parse(bytes: $0, now: now) }
+    }
+
+    /// The date the bytes name: tokens split at spaces, tabs, commas and dashes, read in place.
+    private static func parse(bytes: UnsafeBufferPointer<UInt8>, now: Date) -> Date? {
         var fields = Fields()
-        var utf8 = text.utf8.makeIterator()
-        var token: [UInt8] = []
-        token.reserveCapacity(16)
-        while true {
-            let byte = utf8.next()
-            if let byte, byte != UInt8(ascii: " "), byte != UInt8(ascii: ","), byte != UInt8(ascii: "-"),
-                byte != UInt8(ascii: "\t")
-            {
-                token.append(byte)
-                continue
+        var start = -1
+        for index in 0...bytes.count {
+            if index < bytes.count {
+                let byte = bytes[index]
+                let separates = byte == UInt8(ascii: " ") || byte == UInt8(ascii: ",") || byte == UInt8(ascii: "-")
+                    || byte == UInt8(ascii: "\t")
+                if !separates {
+                    if start < 0 { start = index }
+                    continue
+                }
             }
-            if !token.isEmpty {
-                guard fields.take(token) else { return nil }
-                token.removeAll(keepingCapacity: true)
+            if start >= 0 {
+                guard fields.take(UnsafeBufferPointer(rebasing: bytes[start..<index])) else { return nil }
+                start = -1
             }
-            if byte == nil { break }
         }
         return fields.date(now: now)
     }
@@ -42,6 +47,21 @@ package enum HTTPDate {
 
     private static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
+    /// Three lowercase letters packed in one number.
+    private static func packed(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> UInt32 {
+        UInt32(a | 0x20) << 16 | UInt32(b | 0x20) << 8 | UInt32(c | 0x20)
+    }
+
+    private static let packedMonths: [UInt32] = monthNames.map { name in
+        let bytes = Array(name.utf8)
+        return packed(bytes[0], bytes[1], bytes[2])
+    }
+    private static let packedWeekdays: [UInt32] = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"].map { name in
+        let bytes = Array(name.utf8)
+        return packed(bytes[0], bytes[1], bytes[2])
+    }
+    private static let longWeekdays = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+
     /// The parts of a date, filled token by token in whichever of the three orders they come.
     private struct Fields {
         var weekday = false
@@ -53,7 +73,7 @@ package enum HTTPDate {
         var zone = false
 
         /// Takes one token; `false` when it fits nowhere.
-        mutating func take(_ token: [UInt8]) -> Bool {
+        mutating func take(_ token: UnsafeBufferPointer<UInt8>) -> Bool {
             if token.contains(UInt8(ascii: ":")) {
                 guard time == nil, let parsed = Self.time(token) else { return false }
                 time = parsed
@@ -72,17 +92,29 @@ package enum HTTPDate {
                 }
                 return true
             }
-            let lower = token.map { $0 | 0x20 }
-            if !weekday, month == nil, day == nil, Self.isWeekday(lower) {
+            guard token.allSatisfy({ ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z") }) else { return false }
+            if token.count == 3 {
+                let key = HTTPDate.packed(token[0], token[1], token[2])
+                if !weekday, month == nil, day == nil, HTTPDate.packedWeekdays.contains(key) {
+                    weekday = true
+                    return true
+                }
+                if month == nil, let index = HTTPDate.packedMonths.firstIndex(of: key) {
+                    month = index + 1
+                    return true
+                }
+                if !zone, key == HTTPDate.packed(UInt8(ascii: "g"), UInt8(ascii: "m"), UInt8(ascii: "t"))
+                    || key == HTTPDate.packed(UInt8(ascii: "u"), UInt8(ascii: "t"), UInt8(ascii: "c"))
+                {
+                    zone = true
+                    return true
+                }
+                return false
+            }
+            if !weekday, month == nil, day == nil,
+                HTTPDate.longWeekdays.contains(where: { token.lazy.map { $0 | 0x20 }.elementsEqual($0.utf8) })
+            {
                 weekday = true
-                return true
-            }
-            if month == nil, lower.count == 3, let index = HTTPDate.monthNames.firstIndex(where: { Array($0.utf8).map { $0 | 0x20 } == lower }) {
-                month = index + 1
-                return true
-            }
-            if !zone, lower == Array("gmt".utf8) || lower == Array("utc".utf8) {
-                zone = true
                 return true
             }
             return false
@@ -101,18 +133,16 @@ package enum HTTPDate {
             return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + hour * 3600 + minute * 60 + min(second, 59)))
         }
 
-        static func time(_ token: [UInt8]) -> (Int, Int, Int)? {
-            let parts = token.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
-            guard parts.count == 3, parts.allSatisfy({ $0.count == 2 && $0.allSatisfy { $0 >= 48 && $0 <= 57 } }) else { return nil }
-            let values = parts.map { $0.reduce(0) { $0 * 10 + Int($1 - 48) } }
-            return (values[0], values[1], values[2])
-        }
-
-        static func isWeekday(_ lower: [UInt8]) -> Bool {
-            let names = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
-            let long = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-            let text = String(decoding: lower, as: UTF8.self)
-            return names.contains(text) || long.contains(text)
+        /// `hh:mm:ss`, two digits each.
+        static func time(_ token: UnsafeBufferPointer<UInt8>) -> (Int, Int, Int)? {
+            guard token.count == 8, token[2] == UInt8(ascii: ":"), token[5] == UInt8(ascii: ":") else { return nil }
+            func two(_ at: Int) -> Int? {
+                let (a, b) = (token[at], token[at + 1])
+                guard a >= 48, a <= 57, b >= 48, b <= 57 else { return nil }
+                return Int(a - 48) * 10 + Int(b - 48)
+            }
+            guard let hour = two(0), let minute = two(3), let second = two(6) else { return nil }
+            return (hour, minute, second)
         }
     }
 
