@@ -64,6 +64,7 @@ public struct CachedResponse: Sendable, Hashable, Identifiable {
     /// Whether this response may answer a request with `headers` (RFC 9111 §4.1): every field its `Vary`
     /// names has the same value in both requests (absent in both counts as the same); never for `Vary: *`.
     public func matches(requestHeaders headers: HTTPHeaders) -> Bool {
+        if varyingRequestHeaders.isEmpty, !self.headers.contains("Vary") { return true }
         for name in varyFieldNames {
             if name == "*" { return false }
             if Self.normalized(headers.value(for: name)) != varyingRequestHeaders[name] { return false }

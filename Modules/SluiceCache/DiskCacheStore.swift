@@ -52,7 +52,8 @@ public final class DiskCacheStore: HTTPCacheStore {
             throw SluiceError(.cacheStoreFailed, "cannot make the cache folder \(directory.path): \(error)")
         }
         let index = try SQLiteConnection(path: directory.appendingPathComponent("index.sqlite").path)
-        try index.execute(
+        try index.retryingWhileLocked { () throws(SluiceError) in
+            try index.execute(
             """
             CREATE TABLE IF NOT EXISTS entries (
                 id TEXT PRIMARY KEY, key TEXT NOT NULL, variant TEXT NOT NULL, url TEXT NOT NULL,
@@ -62,6 +63,7 @@ public final class DiskCacheStore: HTTPCacheStore {
             CREATE INDEX IF NOT EXISTS entries_key ON entries (key);
             CREATE INDEX IF NOT EXISTS entries_used ON entries (last_used);
             """)
+        }
         connection = Mutex(index)
         sweep()
     }

@@ -74,12 +74,12 @@ public final class HTTPCache: HTTPLayer {
             throw SluiceError(
                 .cacheMiss, "no stored response may answer \(request.method.rawValue) \(key), and the request forbids the network",
                 request: request)
-        case .serve(let stored, let stale):
-            if let served = serve(stored, for: request, source: stale ? .staleCache : .cache) { return served }
+        case .serve(let stored, let stale, let age):
+            if let served = serve(stored, for: request, source: stale ? .staleCache : .cache, age: age) { return served }
             return try await fetch(request, key: key, context: context, next: next, stale: nil)
-        case .serveStaleAndRevalidate(let stored):
+        case .serveStaleAndRevalidate(let stored, let age):
             // Without a chain that outlives this call (layers run without a session), revalidated now.
-            guard let background = next.detached, let served = serve(stored, for: request, source: .staleCache) else {
+            guard let background = next.detached, let served = serve(stored, for: request, source: .staleCache, age: age) else {
                 return try await revalidate(stored, request: request, key: key, context: context, next: next)
             }
             revalidateInBackground(stored, request: request, key: key, next: background)
@@ -222,9 +222,11 @@ public final class HTTPCache: HTTPLayer {
 
     // MARK: Serving
 
-    /// `stored` as an answer to `request`, with its current `Age`; `nil` when the store lost its body.
+    /// `stored` as an answer to `request`, with its current `Age` (`age`, when the plan knew it); `nil`
+    /// when the store lost its body.
     private func serve(
-        _ stored: CachedResponse, for request: HTTPRequest, source: ResponseSource, transactions: [TaskMetrics.Transaction] = []
+        _ stored: CachedResponse, for request: HTTPRequest, source: ResponseSource, age known: TimeInterval? = nil,
+        transactions: [TaskMetrics.Transaction] = []
     ) -> HTTPLayerResponse? {
         let body: HTTPLayerBody
         if request.method == .head {
@@ -234,7 +236,7 @@ public final class HTTPCache: HTTPLayer {
             body = stored
         }
         var headers = stored.headers
-        let age = Freshness.currentAge(
+        let age = known ?? Freshness.currentAge(
             headers: stored.headers, requestDate: stored.requestDate, responseDate: stored.responseDate, now: now())
         if let field = try? HTTPHeader(name: "Age", value: String(Int(min(age, TimeInterval(Int32.max))))) {
             headers.replace(with: field)

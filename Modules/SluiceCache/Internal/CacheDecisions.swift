@@ -33,7 +33,7 @@ package enum CacheDecisions {
     package static func plan(stored: (status: Int, fields: HTTPHeaders)?, storedAt: Date, age: Double, request: HTTPRequest) -> String {
         let variants = stored.map { [Self.stored(status: $0.status, fields: $0.fields, storedAt: storedAt)] } ?? []
         switch CachePlan.make(for: request, variants: variants, now: storedAt.addingTimeInterval(age)) {
-        case .serve(_, let stale): return stale ? "serveStale" : "serve"
+        case .serve(_, let stale, _): return stale ? "serveStale" : "serve"
         case .serveStaleAndRevalidate: return "serveStaleAndRevalidate"
         case .revalidate: return "revalidate"
         case .fetch: return "fetch"

@@ -11,13 +11,13 @@ enum CachePlan: Equatable {
     /// served instead if the network fails (`stale-if-error`).
     case fetch(stale: CachedResponse?)
     /// Served from the store without the network; `stale` when past its freshness (allowed by the
-    /// policy or by the request's `max-stale`).
-    case serve(CachedResponse, stale: Bool)
+    /// policy or by the request's `max-stale`); `age` its current age in seconds.
+    case serve(CachedResponse, stale: Bool, age: TimeInterval)
     /// Sent with the stored response's validators; a 304 serves it.
     case revalidate(CachedResponse)
     /// Served stale at once under its `stale-while-revalidate` (RFC 5861 §3), and revalidated (or fetched
     /// again, without validators) in the background.
-    case serveStaleAndRevalidate(CachedResponse)
+    case serveStaleAndRevalidate(CachedResponse, age: TimeInterval)
     /// Nothing stored may answer and the request forbids the network (`only-if-cached`,
     /// `returnCacheDataDontLoad`).
     case unsatisfiable
@@ -43,18 +43,18 @@ enum CachePlan: Equatable {
         let freshness = Freshness(of: stored, now: now)
         if policy == .returnCacheDataElseLoad || policy == .returnCacheDataDontLoad {
             // NSURLRequest: stored data whatever its age.
-            return .serve(stored, stale: !freshness.isFresh)
+            return .serve(stored, stale: !freshness.isFresh, age: freshness.age)
         }
         let responseControl = CacheControl(stored.headers)
         let mustValidate = control.has("no-cache") || responseControl.hasUnqualified("no-cache")
         if !mustValidate, acceptable(freshness, request: control, response: responseControl) {
-            return .serve(stored, stale: !freshness.isFresh)
+            return .serve(stored, stale: !freshness.isFresh, age: freshness.age)
         }
         if onlyIfCached { return .unsatisfiable }
         if !mustValidate, !responseControl.has("must-revalidate"), !responseControl.has("proxy-revalidate"),
             let window = responseControl.seconds("stale-while-revalidate"), freshness.staleness <= TimeInterval(window)
         {
-            return .serveStaleAndRevalidate(stored)
+            return .serveStaleAndRevalidate(stored, age: freshness.age)
         }
         let canValidate = stored.headers.contains("ETag") || stored.headers.contains("Last-Modified")
         return canValidate ? .revalidate(stored) : .fetch(stale: stored)

@@ -21,13 +21,31 @@ final class SQLiteConnection {
         }
         db = handle
         sqlite3_busy_timeout(db, 10_000)
-        try execute("PRAGMA journal_mode=WAL")
+        // Switching to the write-ahead log needs a moment alone with the file, and SQLite answers "locked"
+        // at once, without its busy handler, while another process is setting the same database up: asked
+        // again for up to ten seconds.
+        try retryingWhileLocked { () throws(SluiceError) in try execute("PRAGMA journal_mode=WAL") }
         try execute("PRAGMA synchronous=NORMAL")
     }
 
     deinit {
         for statement in statements.values { sqlite3_finalize(statement) }
         sqlite3_close_v2(db)
+    }
+
+    /// Runs `body` until it does not fail with a locked database, for up to ten seconds.
+    func retryingWhileLocked(_ body: () throws(SluiceError) -> Void) throws(SluiceError) {
+        var attempts = 0
+        while true {
+            do throws(SluiceError) {
+                return try body()
+            } catch {
+                let code = sqlite3_errcode(db)
+                guard code == SQLITE_BUSY || code == SQLITE_LOCKED, attempts < 1_000 else { throw error }
+                attempts += 1
+                usleep(10_000)
+            }
+        }
     }
 
     /// Runs `sql` (one or more statements without parameters).
