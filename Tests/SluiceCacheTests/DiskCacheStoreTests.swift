@@ -199,6 +199,42 @@ struct DiskCacheStoreTests {
         #expect(store.currentSize <= capacity)
     }
 
+    @Test("two stores of one process on one folder, writing and reading at once: each serves whole bodies the other stored")
+    func twoStoresOneProcess() async throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stores = [try DiskCacheStore(directory: folder, capacity: 2 << 20), try DiskCacheStore(directory: folder, capacity: 2 << 20)]
+        let wrong = Locked(0)
+        await withTaskGroup(of: Void.self) { group in
+            for (number, store) in stores.enumerated() {
+                group.addTask {
+                    for round in 0..<1_500 {
+                        let key = "http://x/\(round % 60)"
+                        let marker = UInt8(truncatingIfNeeded: round % 60)
+                        if round % 3 == number, let writer = store.makeWriter(for: Self.response(key), key: key) {
+                            _ = writer.write(Data(repeating: marker, count: 2_000 + round % 5_000))
+                            writer.commit()
+                        } else if let stored = store.responses(forKey: key).first, let body = try? await Self.read(store.body(of: stored)) {
+                            if !(body.allSatisfy { $0 == marker } && Int64(body.count) == stored.bodyLength) { wrong.withLock { $0 += 1 } }
+                        }
+                    }
+                }
+            }
+        }
+        #expect(wrong.withLock { $0 } == 0)
+        let reopened = try DiskCacheStore(directory: folder, capacity: 2 << 20)
+        #expect(reopened.currentSize <= 2 << 20)
+        var served = 0
+        for index in 0..<60 {
+            for response in reopened.responses(forKey: "http://x/\(index)") {
+                let body = try #require(try await Self.read(reopened.body(of: response)))
+                #expect(body.allSatisfy { $0 == UInt8(index) })
+                served += 1
+            }
+        }
+        #expect(served > 0)
+    }
+
     @Test("8 tasks × 10,000 operations on overlapping keys: within capacity, every body the one its key was written with")
     func concurrency() async throws {
         let folder = Self.folder()
