@@ -321,4 +321,22 @@ struct DeliveryUnitTests {
         }
         #expect(error?.code == .resourceTimedOut)
     }
+
+    @Test("a stream a layer answered, read to its end, frees its call, its task and the layer's body", arguments: AnsweringLayer.Form.allCases)
+    func layerStreamFreed(form: AnsweringLayer.Form) async throws {
+        var configuration = SessionConfiguration()
+        configuration.layers = [try AnsweringLayer(form: form, body: Data(repeating: 7, count: 50_000))]
+        let session = SessionManager(configuration: configuration)
+        var weakTask = WeakTask?.none
+        do {
+            let (stream, _, task) = try await session.runStream(request: HTTPRequest(url: "http://a.example/"), nil)
+            weakTask = WeakTask(task)
+            var count = 0
+            for try await chunk in stream { count += chunk.count }
+            #expect(count == 50_000)
+        }
+        // The call's end (on another task) may come a moment after the last byte is read.
+        for _ in 0..<200 where weakTask?.task != nil { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(weakTask?.task == nil, "the task (and the call holding it) was never freed")
+    }
 }

@@ -117,9 +117,11 @@ extension PipelineCall {
                 streamBodyEnded(.failure(error), transfer: nil)
             }
         }
-        whileWaiting { [self] in
+        // Weak: the hook is kept in the call's own state until a cancel, and a pump that ran to the end
+        // leaves it there (held strongly, the call, its stream and the layer's body were never freed).
+        whileWaiting { [weak self] in
             pump.cancel()
-            streamCanContinue()
+            self?.streamCanContinue()
         }
     }
 }
