@@ -28,6 +28,8 @@ let package = Package(
 
         // Media types (Content-Type values) and header field checks.
         fuzzTarget("FuzzMediaType", ["SluiceCore"]),
+        // SluiceCache's readings of caching header fields (HTTP dates, Age, Cache-Control, Vary), with properties.
+        fuzzTarget("FuzzCacheHeaders", ["SluiceCache", "SluiceCore"]),
         // The transport's response-head parser, fed lines as libcurl's header callback is.
         fuzzTarget("FuzzResponseHead", ["SluiceTransport", "SluiceCore"]),
         // The query-string writer and the form encoder, with round-trip properties.
