@@ -82,6 +82,8 @@ package enum HTTPDate {
                 return true
             }
             if token.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+                // No part of a date has more than four digits; a longer run would overflow the sum below.
+                guard token.count <= 4 else { return false }
                 let value = token.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
                 // The day comes before the year in every form; a 4-digit number is always the year.
                 if day == nil, token.count <= 2, year == nil {
