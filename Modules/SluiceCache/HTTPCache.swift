@@ -122,10 +122,7 @@ public final class HTTPCache: HTTPLayer {
         let responseDate = now()
         let status = answer.response.statusCode
         if status == 304 {
-            if Revalidation.selects(stored, notModified: answer.response.headers) {
-                let updated = Revalidation.updated(
-                    stored, with: answer.response.headers, requestDate: requestDate, responseDate: responseDate)
-                store.update(updated, key: key)
+            if let updated = freshen(stored, key: key, notModified: answer, requestDate: requestDate, responseDate: responseDate) {
                 // The exchange's record of the 304 says where the answer came from: the store, confirmed.
                 var transactions = answer.transactions
                 if transactions.isEmpty {
@@ -144,6 +141,17 @@ public final class HTTPCache: HTTPLayer {
         return keep(answer, for: request, key: key, requestDate: requestDate, responseDate: responseDate)
     }
 
+    /// `stored` with the 304's fields and this exchange's dates, put back in the store; `nil` when the 304
+    /// names another representation (RFC 9111 §4.3.4), which then changes nothing.
+    private func freshen(
+        _ stored: CachedResponse, key: String, notModified answer: HTTPLayerResponse, requestDate: Date, responseDate: Date
+    ) -> CachedResponse? {
+        guard Revalidation.selects(stored, notModified: answer.response.headers) else { return nil }
+        let updated = Revalidation.updated(stored, with: answer.response.headers, requestDate: requestDate, responseDate: responseDate)
+        store.update(updated, key: key)
+        return updated
+    }
+
     /// Revalidates `stored` on a call of its own (``HTTPLayerNext/detached``), once per key at a time:
     /// a 304 freshens it, a full answer replaces it.
     private func revalidateInBackground(_ stored: CachedResponse, request: HTTPRequest, key: String, next: HTTPLayerNext) {
@@ -155,11 +163,7 @@ public final class HTTPCache: HTTPLayer {
             else { return }
             let responseDate = now()
             if answer.response.statusCode == 304 {
-                if Revalidation.selects(stored, notModified: answer.response.headers) {
-                    store.update(
-                        Revalidation.updated(stored, with: answer.response.headers, requestDate: requestDate, responseDate: responseDate),
-                        key: key)
-                }
+                _ = freshen(stored, key: key, notModified: answer, requestDate: requestDate, responseDate: responseDate)
             } else if answer.response.statusCode < 500 {
                 _ = keep(answer, for: request, key: key, requestDate: requestDate, responseDate: responseDate)
             }

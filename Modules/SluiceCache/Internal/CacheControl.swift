@@ -28,9 +28,14 @@ struct CacheControl: Equatable {
     /// The delta-seconds value of `name` (RFC 9111 §1.2.2): `nil` when absent or not a number. Values
     /// too large for 31 bits are 2^31, as the RFC asks.
     func seconds(_ name: String) -> Int? {
-        guard let present = directives[name], let value = present, !value.isEmpty,
-            value.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
-        else { return nil }
+        guard let present = directives[name], let value = present else { return nil }
+        return Self.deltaSeconds(value)
+    }
+
+    /// `value` read as delta-seconds (RFC 9111 §1.2.2; also the `Age` field's form): `nil` when not a
+    /// number; 2^31 for anything larger.
+    static func deltaSeconds(_ value: String) -> Int? {
+        guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
         var result = 0
         for byte in value.utf8 {
             result = result * 10 + Int(byte - UInt8(ascii: "0"))

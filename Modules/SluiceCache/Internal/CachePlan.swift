@@ -40,12 +40,12 @@ enum CachePlan: Equatable {
             .max { $0.responseDate < $1.responseDate }
         if policy == .reloadIgnoringCache { return .fetch(stale: nil) }
         guard let stored = selected else { return onlyIfCached ? .unsatisfiable : .fetch(stale: nil) }
-        let freshness = Freshness(of: stored, now: now)
+        let responseControl = CacheControl(stored.headers)
+        let freshness = Freshness(of: stored, control: responseControl, now: now)
         if policy == .returnCacheDataElseLoad || policy == .returnCacheDataDontLoad {
             // NSURLRequest: stored data whatever its age.
             return .serve(stored, stale: !freshness.isFresh, age: freshness.age)
         }
-        let responseControl = CacheControl(stored.headers)
         let mustValidate = control.has("no-cache") || responseControl.hasUnqualified("no-cache")
         if !mustValidate, acceptable(freshness, request: control, response: responseControl) {
             return .serve(stored, stale: !freshness.isFresh, age: freshness.age)

@@ -32,9 +32,9 @@ struct Freshness: Equatable {
         self.isHeuristic = isHeuristic
     }
 
-    /// The freshness of `response` at `now`.
-    init(of response: CachedResponse, now: Date) {
-        let control = CacheControl(response.headers)
+    /// The freshness of `response` at `now`; `control`: its `Cache-Control`, when the caller read it already.
+    init(of response: CachedResponse, control: CacheControl? = nil, now: Date) {
+        let control = control ?? CacheControl(response.headers)
         let (lifetime, heuristic) = Self.lifetime(
             statusCode: response.statusCode, headers: response.headers, control: control, responseDate: response.responseDate)
         self.init(
@@ -69,7 +69,7 @@ struct Freshness: Equatable {
     /// The current age (RFC 9111 §4.2.3): the corrected initial age plus the time it has been stored.
     static func currentAge(headers: HTTPHeaders, requestDate: Date, responseDate: Date, now: Date) -> TimeInterval {
         let dateValue = headers.first("Date").flatMap { HTTPDate.parse($0) } ?? responseDate
-        let ageValue = headers.first("Age").flatMap { CacheControl(parsing: "age=\($0)").seconds("age") }.map(TimeInterval.init) ?? 0
+        let ageValue = headers.first("Age").flatMap(CacheControl.deltaSeconds).map(TimeInterval.init) ?? 0
         let apparentAge = max(0, responseDate.timeIntervalSince(dateValue))
         let responseDelay = max(0, responseDate.timeIntervalSince(requestDate))
         let correctedAgeValue = ageValue + responseDelay
