@@ -240,8 +240,7 @@ public final class HTTPCache: HTTPLayer {
             body = stored
         }
         var headers = stored.headers
-        let age = known ?? Freshness.currentAge(
-            headers: stored.headers, requestDate: stored.requestDate, responseDate: stored.responseDate, now: now())
+        let age = known ?? Freshness(of: stored, now: now()).age
         if let field = try? HTTPHeader(name: "Age", value: String(Int(min(age, TimeInterval(Int32.max))))) {
             headers.replace(with: field)
         }

@@ -25,13 +25,14 @@ public final class MemoryCacheStore: HTTPCacheStore {
 
     private struct State {
         var byID: [UUID: Stored] = [:]
-        var idsByKey: [String: [UUID]] = [:]
+        // Each key's stored responses, kept as the array a lookup returns, so a hit copies one reference.
+        var variantsByKey: [String: [CachedResponse]] = [:]
         var lru = LRUList<UUID>()
         var size = 0
 
         mutating func insert(_ stored: Stored) {
             byID[stored.response.id] = stored
-            idsByKey[stored.key, default: []].append(stored.response.id)
+            variantsByKey[stored.key, default: []].append(stored.response)
             lru.touch(stored.response.id)
             size += stored.cost
         }
@@ -40,8 +41,8 @@ public final class MemoryCacheStore: HTTPCacheStore {
             guard let stored = byID.removeValue(forKey: id) else { return }
             size -= stored.cost
             lru.remove(id)
-            idsByKey[stored.key]?.removeAll { $0 == id }
-            if idsByKey[stored.key]?.isEmpty == true { idsByKey[stored.key] = nil }
+            variantsByKey[stored.key]?.removeAll { $0.id == id }
+            if variantsByKey[stored.key]?.isEmpty == true { variantsByKey[stored.key] = nil }
         }
 
         mutating func evict(toFit capacity: Int) {
@@ -62,14 +63,14 @@ public final class MemoryCacheStore: HTTPCacheStore {
     }
 
     public func responses(forKey key: String) -> [CachedResponse] {
-        state.withLock { state in (state.idsByKey[key] ?? []).compactMap { state.byID[$0]?.response } }
+        state.withLock { state in state.variantsByKey[key] ?? [] }
     }
 
     public func body(of response: CachedResponse) -> HTTPLayerBody? {
         state.withLock { state -> HTTPLayerBody? in
-            guard let stored = state.byID[response.id] else { return nil }
+            guard let body = state.byID[response.id]?.body else { return nil }
             state.lru.touch(response.id)
-            return .data(stored.body)
+            return .data(body)
         }
     }
 
@@ -80,15 +81,18 @@ public final class MemoryCacheStore: HTTPCacheStore {
 
     public func update(_ response: CachedResponse, key: String) {
         state.withLock { state in
-            guard state.byID[response.id] != nil else { return }
+            guard let key = state.byID[response.id]?.key else { return }
             state.byID[response.id]!.response = response
+            if let index = state.variantsByKey[key]?.firstIndex(where: { $0.id == response.id }) {
+                state.variantsByKey[key]![index] = response
+            }
             state.lru.touch(response.id)
         }
     }
 
     public func remove(key: String) {
         state.withLock { state in
-            for id in state.idsByKey[key] ?? [] { state.remove(id: id) }
+            for stored in state.variantsByKey[key] ?? [] { state.remove(id: stored.id) }
         }
     }
 
@@ -102,7 +106,7 @@ public final class MemoryCacheStore: HTTPCacheStore {
         response.bodyLength = Int64(body.count)
         state.withLock { state in
             let variant = response.variantKey
-            for id in state.idsByKey[key] ?? [] where state.byID[id]?.response.variantKey == variant { state.remove(id: id) }
+            for stored in state.variantsByKey[key] ?? [] where stored.variantKey == variant { state.remove(id: stored.id) }
             state.insert(Stored(response: response, key: key, body: body))
             state.evict(toFit: capacity)
         }

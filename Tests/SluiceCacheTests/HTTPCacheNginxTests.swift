@@ -39,12 +39,20 @@ struct HTTPCacheNginxTests {
         let accept_encoding: String
     }
 
-    /// nginx's log lines for `uri`.
-    static func logged(_ uri: String) throws -> [LogLine] {
+    /// nginx's log lines for `uri`, once at least `count` are there. nginx writes a line after it has sent
+    /// the response, so a client can hold the whole answer before its line exists: the log is read until
+    /// `count` lines are there (for at most 5 s) and once more 200 ms later, so a line too many shows too.
+    static func logged(_ uri: String, expecting count: Int) async throws -> [LogLine] {
         let path = try #require(TestEnvironment.requireServers().nginxAccessLog, "the test environment names no nginx access log")
-        let text = try String(contentsOfFile: path, encoding: .utf8)
-        return text.split(separator: "\n").compactMap { try? JSONDecoder().decode(LogLine.self, from: Data($0.utf8)) }
-            .filter { $0.uri == uri }
+        func read() throws -> [LogLine] {
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            return text.split(separator: "\n").compactMap { try? JSONDecoder().decode(LogLine.self, from: Data($0.utf8)) }
+                .filter { $0.uri == uri }
+        }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while try read().count < count, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        try await Task.sleep(for: .milliseconds(200))
+        return try read()
     }
 
     static func session(gzip: Bool = false) throws -> SessionManager {
@@ -68,7 +76,7 @@ struct HTTPCacheNginxTests {
         #expect(first.data == expected)
         #expect(second.data == expected)
         #expect(second.metrics.source == row.secondSource)
-        let lines = try Self.logged(uri)
+        let lines = try await Self.logged(uri, expecting: row.reachingServer)
         #expect(lines.count == row.reachingServer, "nginx logged \(lines.map(\.status))")
         if let status = row.secondStatus, lines.count == 2 {
             #expect(lines[1].status == status)
@@ -88,7 +96,7 @@ struct HTTPCacheNginxTests {
         #expect(try await session.data(for: english).metrics.source == .cache)
         #expect(try await session.data(for: french).metrics.source == .network)
         #expect(try await session.data(for: french).metrics.source == .cache)
-        #expect(try Self.logged(uri).count == 2)
+        #expect(try await Self.logged(uri, expecting: 2).count == 2)
     }
 
     @Test("Vary: Accept-Encoding with gzip on the fly: one request reaches nginx, gzipped; the stored body is served decoded")
@@ -100,7 +108,7 @@ struct HTTPCacheNginxTests {
         let second = try await session.data(for: request)
         #expect(second.data == (try TestEnvironment.servedFile("plugins/text.txt")))
         #expect(second.metrics.source == .cache)
-        let lines = try Self.logged(uri)
+        let lines = try await Self.logged(uri, expecting: 1)
         #expect(lines.count == 1)
         #expect(lines.first?.accept_encoding.contains("gzip") == true)
     }
@@ -114,6 +122,6 @@ struct HTTPCacheNginxTests {
         post.body = .bytes(Data("x".utf8))
         #expect(try await session.data(for: post).response.statusCode == 405)
         #expect(try await session.data(for: TestEnvironment.request(.http, uri)).metrics.source == .cache)
-        #expect(try Self.logged(uri).map(\.status) == [200, 405])
+        #expect(try await Self.logged(uri, expecting: 2).map(\.status) == [200, 405])
     }
 }

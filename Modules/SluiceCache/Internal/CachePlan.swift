@@ -40,8 +40,8 @@ enum CachePlan: Equatable {
             .max { $0.responseDate < $1.responseDate }
         if policy == .reloadIgnoringCache { return .fetch(stale: nil) }
         guard let stored = selected else { return onlyIfCached ? .unsatisfiable : .fetch(stale: nil) }
-        let responseControl = CacheControl(stored.headers)
-        let freshness = Freshness(of: stored, control: responseControl, now: now)
+        let responseControl = stored.reading.control
+        let freshness = Freshness(of: stored, now: now)
         if policy == .returnCacheDataElseLoad || policy == .returnCacheDataDontLoad {
             // NSURLRequest: stored data whatever its age.
             return .serve(stored, stale: !freshness.isFresh, age: freshness.age)
@@ -78,7 +78,7 @@ enum CachePlan: Equatable {
     /// Whether `stored` may be served, stale, in place of a failed fetch or revalidation (a 5xx, a
     /// connection failure) under `stale-if-error` (RFC 5861 §4) of the response or the request.
     static func mayServeStaleOnError(_ stored: CachedResponse, request: HTTPRequest, now: Date) -> Bool {
-        let responseControl = CacheControl(stored.headers)
+        let responseControl = stored.reading.control
         if responseControl.has("must-revalidate") || responseControl.has("proxy-revalidate") { return false }
         let requestControl = CacheControl(request.headers)
         let limit = [requestControl.seconds("stale-if-error"), responseControl.seconds("stale-if-error")].compactMap { $0 }.max()

@@ -32,21 +32,15 @@ struct Freshness: Equatable {
         self.isHeuristic = isHeuristic
     }
 
-    /// The freshness of `response` at `now`; `control`: its `Cache-Control`, when the caller read it already.
-    init(of response: CachedResponse, control: CacheControl? = nil, now: Date) {
-        let control = control ?? CacheControl(response.headers)
-        let (lifetime, heuristic) = Self.lifetime(
-            statusCode: response.statusCode, headers: response.headers, control: control, responseDate: response.responseDate)
+    /// The freshness of `response` at `now`, from what was read of its head when it was stored.
+    init(of response: CachedResponse, now: Date) {
+        let reading = response.reading
         self.init(
-            lifetime: lifetime,
-            age: Self.currentAge(
-                headers: response.headers, requestDate: response.requestDate, responseDate: response.responseDate, now: now),
-            isHeuristic: heuristic)
+            lifetime: reading.lifetime,
+            age: reading.correctedInitialAge + max(0, now.timeIntervalSince(response.responseDate)),
+            isHeuristic: reading.isHeuristic)
     }
 
-    /// The freshness lifetime (RFC 9111 §4.2.1): `max-age` (a private cache ignores `s-maxage`), else
-    /// `Expires` minus `Date` (an invalid `Expires` means already expired), else the heuristic where
-    /// allowed, else 0.
     static func lifetime(statusCode: Int, headers: HTTPHeaders, control: CacheControl, responseDate: Date)
         -> (TimeInterval, heuristic: Bool)
     {
@@ -68,13 +62,17 @@ struct Freshness: Equatable {
 
     /// The current age (RFC 9111 §4.2.3): the corrected initial age plus the time it has been stored.
     static func currentAge(headers: HTTPHeaders, requestDate: Date, responseDate: Date, now: Date) -> TimeInterval {
+        correctedInitialAge(headers: headers, requestDate: requestDate, responseDate: responseDate)
+            + max(0, now.timeIntervalSince(responseDate))
+    }
+
+    /// The age a response had when it arrived (RFC 9111 §4.2.3's `corrected_initial_age`).
+    static func correctedInitialAge(headers: HTTPHeaders, requestDate: Date, responseDate: Date) -> TimeInterval {
         let dateValue = headers.first("Date").flatMap { HTTPDate.parse($0) } ?? responseDate
         let ageValue = headers.first("Age").flatMap(CacheControl.deltaSeconds).map(TimeInterval.init) ?? 0
         let apparentAge = max(0, responseDate.timeIntervalSince(dateValue))
         let responseDelay = max(0, responseDate.timeIntervalSince(requestDate))
         let correctedAgeValue = ageValue + responseDelay
-        let correctedInitialAge = max(apparentAge, correctedAgeValue)
-        let residentTime = max(0, now.timeIntervalSince(responseDate))
-        return correctedInitialAge + residentTime
+        return max(apparentAge, correctedAgeValue)
     }
 }
