@@ -24,7 +24,7 @@ let libraryModules = [
     "SluiceCore", "SluiceTransport", "SluiceRequestSerialization", "SluiceMultipart",
     "SluiceResponseSerialization", "SluiceSecurity", "SluiceReachability", "Sluice",
     "SluiceGzip", "SluiceBrotli", "SluiceZstd", "SluiceXML", "SluicePropertyList", "SluiceConformanceKit",
-    "SluiceCache",
+    "SluiceCache", "SluiceTesting",
 ]
 
 let package = Package(
@@ -88,6 +88,8 @@ let package = Package(
         module("SluiceReachability", dependencies: ["SluiceCore"]),
         // The HTTP cache for the pipeline's cache slot: a user who does not want it does not link it.
         module("SluiceCache", dependencies: ["SluiceCore", "CSQLite"]),
+        // Stubs for users' tests: a layer of the session's pipeline.
+        module("SluiceTesting", dependencies: ["SluiceCore", "SluiceTransport"]),
         module("Sluice", dependencies: [
             "SluiceCore", "SluiceTransport", "SluiceRequestSerialization", "SluiceMultipart",
             "SluiceResponseSerialization", "SluiceSecurity", "SluiceReachability",
@@ -171,7 +173,8 @@ let package = Package(
         .executableTarget(
             name: "sluice-soak", dependencies: ["SluiceTransport", "SluiceGzip", "SluiceConformance", "CSluiceHeap"], path: "Tools/Soak"),
         tests("SluiceConformanceKitTests", dependencies: ["SluiceConformanceKit", "SluiceGzip", "SluiceConformance", "CSluiceHeap"]),
-        tests("SluiceTests", dependencies: ["Sluice", .product(name: "Logging", package: "swift-log")]),
+        tests("SluiceTests", dependencies: ["Sluice", "SluiceTesting", .product(name: "Logging", package: "swift-log")]),
+        tests("SluiceTestingTests", dependencies: ["Sluice", "SluiceTesting", "SluiceCache"]),
         // A new user's first program, every call in one function: the compiler must build it (quickly),
         // and SluiceTests runs it against the test servers.
         .executableTarget(
