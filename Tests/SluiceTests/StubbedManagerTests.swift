@@ -1,22 +1,27 @@
 import Foundation
 import Sluice
+import SluiceTesting
 import Testing
 
-/// The manager's own logic over a scripted transport: adaptation order, retry decisions, credential
-/// refresh, what a custom request serializer controls, downloads and tasks. No socket is opened; the
-/// end-to-end versions of these run against the real servers in the other suites.
-@Suite("HTTPSessionManager over a scripted transport")
-struct TransportSeamTests {
+/// The manager's own logic over stubs (SluiceTesting, as users test theirs): adaptation order, retry
+/// decisions, credential refresh, what a custom request serializer controls, downloads and tasks. No
+/// socket is opened; the end-to-end versions of these run against the real servers in the other suites.
+@Suite("HTTPSessionManager over stubs")
+struct StubbedManagerTests {
     static let base = URL(string: "https://api.example.test/v1")!
 
-    static func manager(_ transport: ScriptedTransport, interceptor: (any RequestInterceptor)? = nil) -> HTTPSessionManager {
-        HTTPSessionManager(
-            baseURL: base, transport: transport, interceptor: interceptor,
-            completionQueue: DispatchQueue(label: "sluice.tests.seam"))
+    static func manager(_ stubs: HTTPStubs, interceptor: (any RequestInterceptor)? = nil) -> HTTPSessionManager {
+        HTTPSessionManager(baseURL: base, configuration: stubs.configuration(), interceptor: interceptor)
     }
 
-    static let ok = ScriptedTransport.Answer.respond(
-        status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"ok":true}"#.utf8))
+    /// Stubs answering every request with `answers` in turn (the last again once they run out).
+    static func stubs(_ answers: StubResponse...) -> HTTPStubs {
+        let stubs = HTTPStubs()
+        stubs.stub(.any, sequence: answers)
+        return stubs
+    }
+
+    static let ok = StubResponse.json(#"{"ok":true}"#)
 
     /// An adapter that appends `name` to the `X-Order` header.
     struct Tag: RequestAdapter {
@@ -31,14 +36,14 @@ struct TransportSeamTests {
 
     @Test("adapters run in order before every attempt, each on the request as built, not on the last attempt's")
     func adapterOrder() async throws {
-        let transport = ScriptedTransport { _, index in index < 2 ? .respond(status: 503) : Self.ok }
+        let stubs = Self.stubs(.status(503), .status(503), Self.ok)
         let interceptor = Interceptor(
             adapters: [Tag(name: "a"), Tag(name: "b"), Tag(name: "c")],
             retriers: [RetryPolicy(exponentialBackoffScale: .milliseconds(1))])
-        let response = try await Self.manager(transport, interceptor: interceptor).get("items")
+        let response = try await Self.manager(stubs, interceptor: interceptor).get("items")
         #expect(response.attempts == 3)
-        #expect(transport.requests.map { $0.headers["X-Order"] } == ["a,b,c", "a,b,c", "a,b,c"])
-        #expect(transport.requests.allSatisfy { $0.url.absoluteString == "https://api.example.test/v1/items" })
+        #expect(stubs.requests.map { $0.headers["X-Order"] } == ["a,b,c", "a,b,c", "a,b,c"])
+        #expect(stubs.requests.allSatisfy { $0.url.absoluteString == "https://api.example.test/v1/items" })
     }
 
     @Test("interceptors combined: adapters of each in turn, and the first retrier that retries decides")
@@ -51,20 +56,20 @@ struct TransportSeamTests {
                                      consulted.withLock { $0.append("second") }
                                      return attempt < 2 ? .retry : .doNotRetry
                                  })
-        let transport = ScriptedTransport { _, _ in .respond(status: 500) }
-        let manager = Self.manager(transport, interceptor: Interceptor(interceptors: [first, second]))
+        let stubs = Self.stubs(.status(500))
+        let manager = Self.manager(stubs, interceptor: Interceptor(interceptors: [first, second]))
         let error = await #expect(throws: SluiceError.self) { try await manager.get("items") }
         #expect(error?.response?.statusCode == 500)
         #expect(error?.attempts == 2)
-        #expect(transport.requests.map { $0.headers["X-Order"] } == ["first,second", "first,second"])
+        #expect(stubs.requests.map { $0.headers["X-Order"] } == ["first,second", "first,second"])
         #expect(consulted.withLock { $0 } == ["first", "second", "first", "second"])
     }
 
-    /// One retry case: what the transport answers each attempt, the method, and what must happen.
+    /// One retry case: what the stubs answer each attempt, the method, and what must happen.
     struct RetryCase: Sendable, CustomTestStringConvertible {
         let name: String
         let method: HTTPMethod
-        let answers: [ScriptedTransport.Answer]
+        let answers: [StubResponse]
         let attempts: Int
         let succeeds: Bool
         var testDescription: String { name }
@@ -72,27 +77,28 @@ struct TransportSeamTests {
 
     static let retryCases: [RetryCase] = [
         RetryCase(name: "503 twice, then 200: three attempts", method: .get,
-                  answers: [.respond(status: 503), .respond(status: 503), Self.ok], attempts: 3, succeeds: true),
+                  answers: [.status(503), .status(503), Self.ok], attempts: 3, succeeds: true),
         RetryCase(name: "a connection failure, then 200", method: .get,
-                  answers: [.fail(.cannotConnect), Self.ok], attempts: 2, succeeds: true),
+                  answers: [.failure(.cannotConnect), Self.ok], attempts: 2, succeeds: true),
         RetryCase(name: "POST is not idempotent: one attempt", method: .post,
-                  answers: [.respond(status: 503), Self.ok], attempts: 1, succeeds: false),
-        RetryCase(name: "404 is not retried", method: .get, answers: [.respond(status: 404), Self.ok], attempts: 1, succeeds: false),
+                  answers: [.status(503), Self.ok], attempts: 1, succeeds: false),
+        RetryCase(name: "404 is not retried", method: .get, answers: [.status(404), Self.ok], attempts: 1, succeeds: false),
         RetryCase(name: "the limit: 2 retries, so 3 attempts", method: .get,
-                  answers: Array(repeating: .respond(status: 502), count: 5), attempts: 3, succeeds: false),
+                  answers: Array(repeating: .status(502), count: 5), attempts: 3, succeeds: false),
         RetryCase(name: "Retry-After: 0 is honoured", method: .get,
-                  answers: [.respond(status: 503, headers: ["Retry-After": "0"]), Self.ok], attempts: 2, succeeds: true),
+                  answers: [.status(503, headers: ["Retry-After": "0"]), Self.ok], attempts: 2, succeeds: true),
         RetryCase(name: "a Retry-After over the maximum gives up", method: .get,
-                  answers: [.respond(status: 503, headers: ["Retry-After": "3600"]), Self.ok], attempts: 1, succeeds: false),
+                  answers: [.status(503, headers: ["Retry-After": "3600"]), Self.ok], attempts: 1, succeeds: false),
         RetryCase(name: "a cancellation is never retried", method: .get,
-                  answers: [.fail(.cancelled), Self.ok], attempts: 1, succeeds: false),
+                  answers: [.failure(.cancelled), Self.ok], attempts: 1, succeeds: false),
     ]
 
     @Test("retry decisions, attempt by attempt", arguments: retryCases)
     func retryDecisions(_ retry: RetryCase) async throws {
-        let transport = ScriptedTransport { _, index in retry.answers[min(index, retry.answers.count - 1)] }
+        let stubs = HTTPStubs()
+        stubs.stub(.any, sequence: retry.answers)
         let policy = RetryPolicy(retryLimit: 2, exponentialBackoffScale: .milliseconds(1), maximumRetryAfter: .seconds(5))
-        let manager = Self.manager(transport, interceptor: policy)
+        let manager = Self.manager(stubs, interceptor: policy)
         do throws(SluiceError) {
             let response = try await manager.send(manager.request(retry.method, "items"), serializer: JSONResponseSerializer())
             #expect(retry.succeeds)
@@ -101,7 +107,7 @@ struct TransportSeamTests {
             #expect(!retry.succeeds, "\(error)")
             #expect(error.attempts == retry.attempts)
         }
-        #expect(transport.requests.count == retry.attempts)
+        #expect(stubs.requests.count == retry.attempts)
     }
 
     @Test("50 concurrent requests refused with 401: one refresh, every request then succeeds with the new token")
@@ -109,17 +115,17 @@ struct TransportSeamTests {
         let refreshes = Locked(0)
         let interceptor = AuthenticationInterceptor(
             authenticator: TokenAuthenticator(refreshes: refreshes, delay: .milliseconds(50)), credential: Token(value: "stale"))
-        let transport = ScriptedTransport { request, _ in
-            request.headers["Authorization"] == "Bearer fresh" ? Self.ok : .respond(status: 401)
-        }
-        let manager = Self.manager(transport, interceptor: interceptor)
+        let stubs = HTTPStubs()
+        stubs.stub(.header("Authorization", "Bearer fresh"), Self.ok)
+        stubs.stub(.any, .status(401))
+        let manager = Self.manager(stubs, interceptor: interceptor)
         let attempts = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<50 { group.addTask { try await manager.get("me").attempts } }
             return try await group.reduce(into: [Int]()) { $0.append($1) }
         }
         #expect(attempts.count == 50 && attempts.allSatisfy { $0 <= 2 })
         #expect(refreshes.withLock { $0 } == 1)
-        #expect(transport.requests.filter { $0.headers["Authorization"] == "Bearer fresh" }.count == 50)
+        #expect(stubs.requests.filter { $0.headers["Authorization"] == "Bearer fresh" }.count == 50)
     }
 
     @Test("a credential that needs refreshing is refreshed before the first attempt is sent")
@@ -127,10 +133,10 @@ struct TransportSeamTests {
         let refreshes = Locked(0)
         let interceptor = AuthenticationInterceptor(
             authenticator: TokenAuthenticator(refreshes: refreshes, delay: .milliseconds(50)), credential: Token(value: "stale", expired: true))
-        let transport = ScriptedTransport { _, _ in Self.ok }
-        _ = try await Self.manager(transport, interceptor: interceptor).get("me")
+        let stubs = Self.stubs(Self.ok)
+        _ = try await Self.manager(stubs, interceptor: interceptor).get("me")
         #expect(refreshes.withLock { $0 } == 1)
-        #expect(transport.requests.map { $0.headers["Authorization"] } == ["Bearer fresh"])
+        #expect(stubs.requests.map { $0.headers["Authorization"] } == ["Bearer fresh"])
     }
 
     /// A serializer of the caller's own, not one of Sluice's: the manager uses what it says.
@@ -152,8 +158,7 @@ struct TransportSeamTests {
 
     @Test("a custom request serializer controls the base URL, timeout, cookies and multipart fields")
     func customSerializer() async throws {
-        let transport = ScriptedTransport { _, _ in Self.ok }
-        let manager = Self.manager(transport)
+        let manager = Self.manager(Self.stubs(Self.ok))
         manager.requestSerializer = SignedSerializer()
         let request = try manager.request(HTTPMethod.get, "items")
         #expect(request.url.absoluteString == "https://api.example.test/v1/items")
@@ -179,13 +184,12 @@ struct TransportSeamTests {
         #expect(error?.code == .invalidURL)
     }
 
-    @Test("download through the seam: a 2xx body is moved into place, a refused one leaves nothing")
+    @Test("download: a 2xx body is moved into place, a refused one leaves nothing")
     func download() async throws {
-        let transport = ScriptedTransport { request, _ in
-            request.url.path.hasSuffix("missing") ? .respond(status: 404, body: Data("no".utf8))
-                : .respond(status: 200, body: Data("file body".utf8))
-        }
-        let manager = Self.manager(transport)
+        let stubs = HTTPStubs()
+        stubs.stub(.urlMatching(".*/missing"), .status(404, body: Data("no".utf8)))
+        stubs.stub(.any, .status(200, body: Data("file body".utf8)))
+        let manager = Self.manager(stubs)
         let target = URL(fileURLWithPath: NSTemporaryDirectory() + "sluice-seam-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: target) }
         let progress = Locked<[TransferProgress]>([])
@@ -200,26 +204,28 @@ struct TransportSeamTests {
         #expect(!FileManager.default.fileExists(atPath: other.path))
     }
 
-    @Test("the completion-handler API: the task handle is the transport's, the value arrives on the queue given")
+    @Test("the completion-handler API over the transport seam: the task handle is the transport's, the value arrives")
     func callbacks() async throws {
-        let transport = ScriptedTransport { _, _ in Self.ok }
-        let manager = Self.manager(transport)
+        let session = SessionManager(configuration: Self.stubs(Self.ok).configuration())
+        let manager = HTTPSessionManager(
+            baseURL: Self.base, transport: session, completionQueue: DispatchQueue(label: "sluice.tests.seam"))
         let value: (any Sendable)? = try await withCheckedThrowingContinuation { continuation in
             let handle = manager.GET("items", success: { task, value in
-                #expect(task.currentTask is ScriptedTransport.ScriptedTask)
+                #expect(task.currentTask is SessionTask)
                 #expect(task.attempts == 1)
                 continuation.resume(returning: value)
             }, failure: { _, error in continuation.resume(throwing: error) })
             #expect(handle != nil)
         }
         #expect((value as? Parameters) == ["ok": true])
-        #expect(manager.session == nil)
     }
 
-    @Test("a stream body through the seam arrives whole, chunk by chunk")
+    @Test("a stream body through the transport seam arrives whole, chunk by chunk")
     func stream() async throws {
-        let transport = ScriptedTransport { _, _ in .respond(status: 200, body: Data("0123456789".utf8)) }
-        let exchange = try await transport.exchange(HTTPRequest(url: "https://api.example.test/s"), receiving: .stream)
+        let stubs = HTTPStubs()
+        stubs.stub(.any, .chunks([Data("0123".utf8), Data("4567".utf8), Data("89".utf8)]))
+        let session = SessionManager(configuration: stubs.configuration())
+        let exchange = try await session.exchange(HTTPRequest(url: "https://api.example.test/s"), receiving: .stream)
         guard case .stream(let chunks) = exchange.body else { Issue.record("not a stream"); return }
         var whole = Data()
         var count = 0
@@ -228,7 +234,36 @@ struct TransportSeamTests {
             count += 1
         }
         #expect(String(decoding: whole, as: UTF8.self) == "0123456789" && count == 3)
-        #expect(exchange.metrics == nil)
+    }
+
+    struct SerializerCase: Sendable, CustomTestStringConvertible {
+        let name: String
+        let answer: StubResponse
+        let code: SluiceError.Code
+        /// Whether the call decodes a `Decodable` (`get(_:as:)`) rather than using the JSON serializer.
+        var decodes = false
+        var testDescription: String { name }
+    }
+
+    static let serializerCases: [SerializerCase] = [
+        SerializerCase(name: "a 500 with a JSON body", answer: .json(#"{"error":"x"}"#, statusCode: 500), code: .unacceptableStatusCode),
+        SerializerCase(name: "HTML where JSON is accepted", answer: .status(200, headers: ["Content-Type": "text/html"], body: Data("<p>".utf8)),
+                       code: .unacceptableContentType),
+        SerializerCase(name: "a JSON content type over a broken body", answer: .json(#"{"ok": tru"#), code: .invalidJSON),
+        SerializerCase(name: "JSON of another shape than the type", answer: .json(#"{"ok": "yes"}"#), code: .decodingFailed, decodes: true),
+    ]
+
+    struct OK: Decodable, Sendable { let ok: Bool }
+
+    @Test("response serializer errors are typed and carry the response", arguments: serializerCases)
+    func serializerErrors(_ row: SerializerCase) async throws {
+        let stubs = Self.stubs(row.answer)
+        let manager = Self.manager(stubs)
+        let error = await #expect(throws: SluiceError.self) {
+            if row.decodes { _ = try await manager.get("items", as: OK.self) } else { _ = try await manager.get("items") }
+        }
+        #expect(error?.code == row.code, "\(String(describing: error))")
+        #expect(error?.response?.statusCode == row.answer.statusCode)
     }
 
     static func read(_ body: HTTPBody) throws -> String {
