@@ -38,6 +38,8 @@ test: build
 	@tail -n 1 .build/testenv-isolation.log
 	@SWIFT=$(SWIFT) $(TESTENV)/check-walkthrough.sh > .build/walkthrough.log 2>&1 || { cat .build/walkthrough.log; exit 1; }
 	@tail -n 1 .build/walkthrough.log
+	@SWIFT=$(SWIFT) $(TESTENV)/check-stubbed-user.sh > .build/stubbed-user.log 2>&1 || { cat .build/stubbed-user.log; exit 1; }
+	@tail -n 1 .build/stubbed-user.log
 	@SLUICE_TESTENV_SKIP_INSTALL=1 SLUICE_TESTENV_LARGE_FILES=1 $(TESTENV)/run.sh $(SWIFT) test --skip-build --disable-xctest $(SWIFT_TEST_FLAGS)
 	@SLUICE_TESTENV_SKIP_INSTALL=1 $(TESTENV)/run.sh $(TESTENV)/check-multipart-memory.sh \
 		"$$($(SWIFT) build --show-bin-path)/sluice-multipart-probe" 2>&1 | grep -v '^testenv:'

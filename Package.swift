@@ -187,7 +187,7 @@ let package = Package(
         // Every Swift sample in README.md and docs/ lives here (or in the example plugin), so the build
         // compiles it; DocSamplesTests checks that the docs and these sources agree line for line.
         // Only what a user's target declares: `Logger` must come through `import Sluice`.
-        tests("SluiceDocsTests", dependencies: ["Sluice", "SluiceConformanceKit", "SluiceCache"]),
+        tests("SluiceDocsTests", dependencies: ["Sluice", "SluiceConformanceKit", "SluiceCache", "SluiceTesting"]),
         tests("SluiceSecurityTests", dependencies: [
             "SluiceSecurity", .product(name: "X509", package: "swift-certificates"),
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "SwiftASN1", package: "swift-asn1"),
