@@ -56,7 +56,7 @@ struct SluiceErrorTests {
             .bodyLengthMismatch, .bodyStreamFailed, .bodyNotRewindable, .contentCodingOutputLimit,
             .contentCodingRatioLimit, .contentCodingCorrupt, .contentCodingTruncated, .contentCodingUnsupported,
             .pluginDuplicate, .pluginInvalid, .pluginNotFound, .pluginLoadFailed, .pluginMissingEntryPoint,
-            .pluginIncompatibleABI, .pluginFailed,
+            .pluginIncompatibleABI, .pluginFailed, .malformedJSONLine, .malformedEventData, .eventStreamRefused,
         ]
         for code in codes {
             #expect(doc.contains("`\(code.rawValue)`"), "docs/errors.md does not list \(code)")

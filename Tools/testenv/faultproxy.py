@@ -47,6 +47,11 @@ Fault classes (the names are a contract with the Swift tests)
                          a throughput cap
   bandwidth              forwards, limiting server->client to `rate` bytes per
                          second (default 64000), paced in 10 ms slices
+  bytewise               forwards, sending server->client one byte per write,
+                         `gap` ms apart (default 1), with TCP_NODELAY: every
+                         byte position of the response is a place where the
+                         client can see one read end and the next begin (event
+                         stream parsers are tested against it)
   corrupt-head           forwards, but replaces the status line of the response
                          with `HTXP/1.1 2x0 ??\\r\\n` (not valid HTTP)
   corrupt-body           forwards the head untouched, and XORs with 0xFF the
@@ -157,6 +162,7 @@ FAULTS: dict[str, dict[str, int]] = {
     "truncate": {"bytes": 1000},
     "latency": {"base": 300, "jitter": 100},
     "bandwidth": {"rate": 64000},
+    "bytewise": {"gap": 1},
     "corrupt-head": {},
     "corrupt-body": {"offset": 64, "count": 16},
     "tls-cut": {"bytes": 100},
@@ -647,6 +653,8 @@ class Session:
             return await self.down_latency(p["base"], p["jitter"])
         if f == "bandwidth":
             return await self.down_bandwidth(p["rate"])
+        if f == "bytewise":
+            return await self.down_bytewise(p["gap"])
         if f == "tls-cut":
             return await self.down_cut(p["bytes"])
         if f in ONE_EXCHANGE:
@@ -730,6 +738,17 @@ class Session:
                 self.to_client(part)
                 await self.drain_client()
                 next_at += len(part) / rate
+
+    async def down_bytewise(self, gap: int) -> str:
+        """One byte per write toward the client, `gap` ms apart."""
+        while True:
+            data = await self.read_upstream()
+            if not data:
+                return "eof"
+            for i in range(len(data)):
+                self.to_client(data[i:i + 1])
+                await self.drain_client()
+                await asyncio.sleep(gap / 1000)
 
     async def down_response_fault(self) -> str:
         """reset-mid-body, truncate, corrupt-head, corrupt-body: finds the final

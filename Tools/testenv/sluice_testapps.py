@@ -22,6 +22,13 @@ lives in a locked file, so it holds across gunicorn's worker processes.
 deflate), streamed in chunks as the encoder flushes them (no Content-Length), with the SHA-256 of the
 decoded bytes in X-Sluice-SHA256.
 
+/sluice/events?per_connection=N&total=M&end=drop|close is an event stream for reconnection tests: it
+sends `retry: 50`, then events with ids from Last-Event-ID + 1 on, N per connection, each with data
+{"n": id, "lastEventID": <the request's Last-Event-ID or null>, "cookie": <its sluice-sse cookie or
+null>}; after N it drops the connection mid-body (end=drop: the chunked body never ends) or ends it
+cleanly (end=close). A request whose Last-Event-ID is M or more gets 204 (the standard's "stop"). The first
+answer sets the cookie sluice-sse=1.
+
 /sluice/token answers 200 {"authenticated": true} to `Authorization: Bearer fresh` and 401 to anything
 else, for credential-refresh tests.
 """
@@ -208,7 +215,42 @@ def encoded_on_the_fly(environ, start_response):
     return chunks()
 
 
+class DropConnection(Exception):
+    """Raised inside a streamed body: gunicorn aborts the connection, the body never ends."""
+
+
+def event_stream(environ, start_response):
+    query = parse_qs(environ.get("QUERY_STRING", ""))
+    per_connection = int(query.get("per_connection", ["3"])[0])
+    total = int(query.get("total", ["9"])[0])
+    end = query.get("end", ["drop"])[0]
+    header = environ.get("HTTP_LAST_EVENT_ID")
+    try:
+        last = int(header) if header is not None else 0
+    except ValueError:
+        last = 0
+    cookies = dict(part.strip().split("=", 1) for part in environ.get("HTTP_COOKIE", "").split(";") if "=" in part)
+    if last >= total:
+        start_response("204 No Content", [])
+        return [b""]
+    headers = [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache")]
+    if "sluice-sse" not in cookies:
+        headers.append(("Set-Cookie", "sluice-sse=1; Path=/"))
+    start_response("200 OK", headers)
+
+    def events():
+        yield b"retry: 50\n\n"
+        for n in range(last + 1, min(last + per_connection, total) + 1):
+            data = json.dumps({"n": n, "lastEventID": header, "cookie": cookies.get("sluice-sse")})
+            yield f"id: {n}\ndata: {data}\n\n".encode()
+        if end == "drop" and last + per_connection < total:
+            raise DropConnection()
+    return events()
+
+
 def app(environ, start_response):
+    if environ.get("PATH_INFO") == "/sluice/events":
+        return event_stream(environ, start_response)
     if environ.get("PATH_INFO", "").startswith("/sluice/encoded/"):
         return encoded_on_the_fly(environ, start_response)
     if environ.get("PATH_INFO") == "/sluice/sha256":

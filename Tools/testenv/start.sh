@@ -71,7 +71,7 @@ HTTPBIN_STDOUT_LOG="$RUN_DIR/httpbin-stdout.log"
 # The fault proxy's ports, by fault (faultproxy.py's names; the first is the one
 # start.sh probes). tls-cut forwards to nginx's HTTPS port, the others to its
 # plain HTTP port.
-FAULTS=(pass reset-before-response reset-mid-body truncate latency bandwidth
+FAULTS=(pass reset-before-response reset-mid-body truncate latency bandwidth bytewise
     corrupt-head corrupt-body tls-cut half-open blackhole mixed)
 
 # Logs cover one start: begin them empty.
@@ -174,6 +174,13 @@ if current != sums:
     os.replace(sums_path + ".tmp", sums_path)
 print(f"www: {'wrote ' + ', '.join(written) if written else 'files up to date'} in {out}", file=sys.stderr)
 PY
+
+# --- Event streams --------------------------------------------------------------
+# The event-stream vectors (Tests/Vectors/events), served by nginx at /events/ as text/event-stream.
+mkdir -p "$WWW_DIR/events"
+for f in "$TESTENV_SCRIPTS/../../Tests/Vectors/events/"*.txt; do
+    cp "$f" "$WWW_DIR/events/.$(basename "$f").tmp" && mv "$WWW_DIR/events/.$(basename "$f").tmp" "$WWW_DIR/events/$(basename "$f")"
+done
 
 # --- Bodies for the bundled plugins ---------------------------------------------
 # plugins/ holds documents as stored (text, XML, XML and binary property lists); encoded/gzip/ and
@@ -352,6 +359,15 @@ nginx_locations() {
         location /norange/files/ {
             alias "$WWW_DIR/files/";
             max_ranges 0;
+        }
+
+        # Event streams (Tests/Vectors/events) as text/event-stream; through the fault proxy's bytewise
+        # port every byte position of the response is a read boundary.
+        location /events/ {
+            alias "$WWW_DIR/events/";
+            types { }
+            default_type text/event-stream;
+            add_header Cache-Control "no-cache";
         }
 
         # Bodies for the bundled plugins, as stored: text, XML, property lists.

@@ -423,6 +423,26 @@ class FaultProxyTest(unittest.TestCase):
         self.assertGreaterEqual(elapsed, 0.95 * size / rate)
         self.assertLess(elapsed, 1.5 * size / rate + 1)
 
+    def test_bytewise(self):
+        gap = faultproxy.FAULTS["bytewise"]["gap"] / 1000
+        size = 200
+        with connect(self.port["bytewise"], timeout=20) as s:
+            start = time.monotonic()
+            s.sendall(request(f"/bytes/{size}"))
+            reads = []
+            data = b""
+            while b"\r\n\r\n" not in data or len(data.partition(b"\r\n\r\n")[2]) < size:
+                piece = s.recv(65536)
+                if not piece:
+                    break
+                reads.append(len(piece))
+                data += piece
+            elapsed = time.monotonic() - start
+        self.assertEqual(data.partition(b"\r\n\r\n")[2], body_of(size))
+        self.assertGreaterEqual(elapsed, 0.9 * len(data) * gap)
+        # One byte per write: most reads see one byte (a busy machine may join a few).
+        self.assertGreater(reads.count(1), len(reads) // 2)
+
     # -- silence -------------------------------------------------------------------
 
     def check_silent_and_open(self, name: str, end: str):
