@@ -11,24 +11,36 @@ struct LineSplitter: Sendable {
     mutating func feed(_ chunk: Data) -> [[UInt8]] {
         var lines: [[UInt8]] = []
         chunk.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+            let count = bytes.count
+            // The next LF and CR at or after `from` (`count` when none): found with memchr, so a long
+            // line costs a scan at memory speed, not a loop over its bytes.
+            func next(_ byte: UInt8, from: Int) -> Int {
+                guard from < count, let found = memchr(base + from, Int32(byte), count - from) else { return count }
+                return base.distance(to: UnsafeRawPointer(found))
+            }
             var start = 0
-            for index in 0..<bytes.count {
-                let byte = bytes[index]
-                guard byte == 0x0A || byte == 0x0D else { continue }
-                if byte == 0x0A, afterCR, index == start, partial.isEmpty {
+            var nextLF = next(0x0A, from: 0)
+            var nextCR = next(0x0D, from: 0)
+            while true {
+                let end = Swift.min(nextLF, nextCR)
+                if end == count { break }
+                let isLF = end == nextLF
+                if isLF, afterCR, end == start, partial.isEmpty {
                     // The LF of a CRLF whose CR ended the line already.
                     afterCR = false
-                    start = index + 1
-                    continue
+                } else {
+                    partial.append(contentsOf: bytes[start..<end])
+                    lines.append(partial)
+                    partial.removeAll(keepingCapacity: true)
+                    afterCR = !isLF
                 }
-                partial.append(contentsOf: bytes[start..<index])
-                lines.append(partial)
-                partial.removeAll(keepingCapacity: true)
-                afterCR = byte == 0x0D
-                start = index + 1
+                start = end + 1
+                if nextLF < start { nextLF = next(0x0A, from: start) }
+                if nextCR < start { nextCR = next(0x0D, from: start) }
             }
-            if start < bytes.count {
-                partial.append(contentsOf: bytes[start..<bytes.count])
+            if start < count {
+                partial.append(contentsOf: bytes[start..<count])
                 afterCR = false
             }
         }
