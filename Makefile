@@ -43,6 +43,8 @@ test: build
 	@SLUICE_TESTENV_SKIP_INSTALL=1 SLUICE_TESTENV_LARGE_FILES=1 $(TESTENV)/run.sh $(SWIFT) test --skip-build --disable-xctest $(SWIFT_TEST_FLAGS)
 	@SLUICE_TESTENV_SKIP_INSTALL=1 $(TESTENV)/run.sh $(TESTENV)/check-multipart-memory.sh \
 		"$$($(SWIFT) build --show-bin-path)/sluice-multipart-probe" 2>&1 | grep -v '^testenv:'
+	@SLUICE_TESTENV_SKIP_INSTALL=1 $(TESTENV)/run.sh $(TESTENV)/check-async-upload-memory.sh \
+		"$$($(SWIFT) build --show-bin-path)/sluice-async-upload-probe" 2>&1 | grep -v '^testenv:'
 
 ## run: sluice-conformance against freshly started servers; prints where the report is.
 run: install

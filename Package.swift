@@ -169,6 +169,12 @@ let package = Package(
         .executableTarget(
             name: "sluice-multipart-probe", dependencies: ["SluiceMultipart", "SluiceTransport", "CSluiceHeap"],
             path: "Tests/MultipartMemoryProbe"),
+        // Uploads bytes from an async sequence and prints its memory growth, for make test's
+        // check-async-upload-memory.sh.
+        .executableTarget(
+            name: "sluice-async-upload-probe",
+            dependencies: ["SluiceTransport", "CSluiceHeap", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Tests/AsyncUploadProbe"),
         // A mixed workload through the fault proxy for make soak (not part of make test).
         .executableTarget(
             name: "sluice-soak", dependencies: ["SluiceTransport", "SluiceGzip", "SluiceConformance", "CSluiceHeap"], path: "Tools/Soak"),

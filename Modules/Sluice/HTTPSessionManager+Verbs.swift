@@ -114,6 +114,27 @@ extension HTTPSessionManager {
         return try await send(request, serializer: decodable(type, decoder), progress: progress)
     }
 
+    /// Sends `body` as it is (bytes, a file, a stream, an async sequence: ``HTTPBody/asyncSequence(length:_:)``)
+    /// with `method`, and makes the response serializer's value; the request serializer sets no body.
+    ///
+    /// - Parameters:
+    ///   - urlString: A URL, relative to the base URL.
+    ///   - method: The method. Default `POST`.
+    ///   - body: The body.
+    ///   - headers: More header fields (a `Content-Type` for the body). Default none.
+    ///   - progress: Called as bytes are sent and received. Default `nil`.
+    /// - Returns: The response, its data and the response serializer's value.
+    /// - Throws: As ``post(_:parameters:headers:progress:)``; a body that cannot be sent again (one async
+    ///   sequence) is not retried: the retry fails with ``SluiceError/Code/bodyNotRewindable``.
+    public func upload(
+        _ urlString: String, method: HTTPMethod = .post, body: HTTPBody, headers: HTTPHeaders = HTTPHeaders(),
+        progress: ProgressHandler? = nil
+    ) async throws(SluiceError) -> HTTPSessionResponse<(any Sendable)?> {
+        var request = try request(method, urlString, parameters: nil, headers: headers)
+        request.body = body
+        return try await send(request, progress: progress, task: nil, serialize: untypedSerialization())
+    }
+
     // MARK: Helpers
 
     private func perform(

@@ -189,6 +189,13 @@ public final class MultipartBodyStream: BodyStream {
         }
     }
 
+    /// Tells every stream part.
+    public func stopReading() {
+        for case .body(let part) in segments {
+            if case .stream(let stream, _) = part.body { stream.stopReading() }
+        }
+    }
+
     /// With a throttle, the time left until the next packet may be read; otherwise `nil`.
     public func delayBeforeNextRead() -> Duration? {
         guard throttle != nil else { return nil }

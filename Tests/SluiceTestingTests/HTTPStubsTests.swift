@@ -257,7 +257,17 @@ struct HTTPStubsTests {
         let fromStream = try await session.upload(
             for: Self.request("/blob", method: .put), from: .stream(DataBodyStream(Data("hello, stubs".utf8))))
         #expect(fromStream.response.statusCode == 204)
-        #expect(stubs.requests.map(\.bodyText) == ["hello, stubs", "hello, stubs"])
+        let fromSequence = try await session.upload(
+            for: Self.request("/blob", method: .put),
+            from: .asyncSequence(length: 12) {
+                AsyncThrowingStream<Data, any Error> { c in
+                    c.yield(Data("hello, ".utf8))
+                    c.yield(Data("stubs".utf8))
+                    c.finish()
+                }
+            })
+        #expect(fromSequence.response.statusCode == 204)
+        #expect(stubs.requests.map(\.bodyText) == ["hello, stubs", "hello, stubs", "hello, stubs"])
     }
 
     @Test("stubs belong to their session: sessions in parallel see only their own")

@@ -33,6 +33,12 @@ public protocol BodyStream: AnyObject, Sendable {
     /// Releases what the stream holds (open files). Reading after closing may reopen. Default: nothing.
     func close()
 
+    /// The transfer reading this stream ended (it completed, failed or was cancelled), or will not read
+    /// it again unless it rewinds it first: a stream whose ``read(into:)`` waits for a producer stops
+    /// the producer and wakes that read, which may then throw or return 0 (its result is discarded).
+    /// Called from any thread, possibly while a read is in flight. Default: nothing.
+    func stopReading()
+
     /// How long the transport should wait before the next ``read(into:)``: a stream that paces itself
     /// (a bandwidth throttle) returns the time left until its next packet, and the transport pauses the
     /// upload meanwhile instead of blocking. Default `nil`: read now.
@@ -50,6 +56,9 @@ extension BodyStream {
 
     /// Does nothing.
     public func close() {}
+
+    /// Nothing: a stream that reads what is already there has no producer to stop.
+    public func stopReading() {}
 
     /// `nil`: the stream never asks the transport to wait.
     public func delayBeforeNextRead() -> Duration? { nil }

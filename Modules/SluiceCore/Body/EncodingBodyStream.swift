@@ -102,4 +102,7 @@ public final class EncodingBodyStream: BodyStream {
 
     /// Closes the source.
     public func close() { source.close() }
+
+    /// Tells the source.
+    public func stopReading() { source.stopReading() }
 }

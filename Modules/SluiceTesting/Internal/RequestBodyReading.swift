@@ -15,12 +15,27 @@ enum RequestBodyReading {
         case .file, .stream: break
         }
         let stream = try body.makeStream()
+        // A stream's read may block until its producer catches up (an async sequence's does), so the
+        // reads run on a thread of their own, never on the cooperative pool the producer may need.
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Data, SluiceError>, Never>) in
+            DispatchQueue.global().async {
+                continuation.resume(returning: Result { () throws(SluiceError) -> Data in
+                    try Self.readAll(stream, request: request, context: context)
+                })
+            }
+        }
+        return try result.get()
+    }
+
+    private static func readAll(_ stream: any BodyStream, request: HTTPRequest, context: HTTPLayerContext) throws(SluiceError) -> Data {
         defer { stream.close() }
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
         while true {
-            try context.checkCancellation(request)
-            if let delay = stream.delayBeforeNextRead() { try? await Task.sleep(for: delay) }
+            if context.task?.isCancelled == true { throw SluiceError(.cancelled, "the task was cancelled", request: request) }
+            if let delay = stream.delayBeforeNextRead() {
+                Thread.sleep(forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18)
+            }
             let read = buffer.withUnsafeMutableBytes { bytes in Result { () throws(SluiceError) in try stream.read(into: bytes) } }
             let count = try read.get()
             if count == 0 { break }

@@ -164,6 +164,8 @@ final class BodyReadAhead: @unchecked Sendable {
             state.chunks.removeAll()
             state.buffered = 0
         }
+        // A stream waiting for its producer (an async sequence) stops it and wakes the read in flight.
+        stream.stopReading()
     }
 
     private func schedule(after delay: Duration?) {
