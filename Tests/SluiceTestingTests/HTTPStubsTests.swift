@@ -150,15 +150,16 @@ struct HTTPStubsTests {
     @Test("a stub slower than the request's timeout fails it with idleTimedOut, after the timeout")
     func timeout() async throws {
         let stubs = HTTPStubs()
-        stubs.stub(.get("\(Self.base)/slow"), .text("late").delayed(by: .seconds(30)))
-        stubs.stub(.get("\(Self.base)/stalls"), .chunks([Data("a".utf8), Data("b".utf8)], every: .seconds(30)))
+        stubs.stub(.get("\(Self.base)/slow"), .text("late").delayed(by: .seconds(120)))
+        stubs.stub(.get("\(Self.base)/stalls"), .chunks([Data("a".utf8), Data("b".utf8)], every: .seconds(120)))
         let session = Self.session(stubs)
         var request = Self.request("/slow")
         request.timeout = 0.2
         let started = ContinuousClock.now
         let error = await #expect(throws: SluiceError.self) { try await session.data(for: request) }
         #expect(error?.code == .idleTimedOut)
-        #expect(ContinuousClock.now - started < .seconds(5))
+        // Far sooner than the stub's 120 s (with room for a busy machine's stalls).
+        #expect(ContinuousClock.now - started < .seconds(60))
 
         var stalls = Self.request("/stalls")
         stalls.timeout = 0.2
@@ -231,7 +232,7 @@ struct HTTPStubsTests {
     @Test("cancelling the task ends a stub's wait at once")
     func cancellation() async throws {
         let stubs = HTTPStubs()
-        stubs.stub(.any, .text("never").delayed(by: .seconds(30)))
+        stubs.stub(.any, .text("never").delayed(by: .seconds(120)))
         let session = Self.session(stubs)
         let started = ContinuousClock.now
         let work = Task { try await session.data(for: Self.request("/wait")) }
@@ -241,7 +242,8 @@ struct HTTPStubsTests {
         #expect(throws: SluiceError.self) { try result.get() }
         #expect((try? result.get()) == nil)
         if case .failure(let error as SluiceError) = result { #expect(error.code == .cancelled) }
-        #expect(ContinuousClock.now - started < .seconds(5))
+        // Far sooner than the stub's 120 s (with room for a busy machine's stalls).
+        #expect(ContinuousClock.now - started < .seconds(60))
     }
 
     @Test("a request body from a stream or a file is recorded and matched as bytes")

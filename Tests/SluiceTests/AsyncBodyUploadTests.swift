@@ -88,7 +88,7 @@ struct AsyncBodyUploadTests {
         upload.cancel()
         let result = await upload.result
         #expect(throws: (any Error).self) { try result.get() }
-        for _ in 0..<200 where !terminated.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<3000 where !terminated.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
         #expect(terminated.withLock { $0 }, "the sequence was not ended")
         let after = produced.withLock { $0 }
         try await Task.sleep(for: .milliseconds(200))
