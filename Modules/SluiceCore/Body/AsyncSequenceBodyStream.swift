@@ -177,7 +177,9 @@ public final class AsyncSequenceBodyStream: BodyStream, @unchecked Sendable {
         state.producer = Task { [weak self] in
             do {
                 for try await chunk in chunks {
-                    guard let self, !chunk.isEmpty else { continue }
+                    // The body is gone (nobody can read any more): stop producing.
+                    guard let self else { return }
+                    if chunk.isEmpty { continue }
                     guard await self.waitForSpace(generation) else { return }
                     self.append(chunk, generation)
                 }
