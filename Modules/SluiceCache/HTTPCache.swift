@@ -1,6 +1,5 @@
 import Foundation
 import SluiceCore
-import Synchronization
 
 /// An HTTP cache for one session (RFC 9111 for a private cache, `stale-if-error` from RFC 5861, and
 /// NSURLRequest's cache policies): a layer for the cache slot of the session's pipeline.
@@ -33,7 +32,7 @@ public final class HTTPCache: HTTPLayer {
     public let store: any HTTPCacheStore
     private let now: @Sendable () -> Date
     /// Keys being revalidated in the background: one revalidation at a time per key.
-    private let revalidating = Mutex<Set<String>>([])
+    private let revalidating = Locked<Set<String>>([])
 
     /// A cache keeping responses in `store`.
     ///

@@ -1,6 +1,5 @@
 import Foundation
 import SluiceCore
-import Synchronization
 
 /// A cache store in memory, bounded by bytes: when a new body would pass ``capacity``, the least
 /// recently used responses go first. Lost when the process ends.
@@ -16,14 +15,14 @@ public final class MemoryCacheStore: HTTPCacheStore {
     /// Bytes counted for a head besides its body.
     static let headCost = 512
 
-    private struct Stored {
+    private struct Stored: Sendable {
         var response: CachedResponse
         var key: String
         var body: Data
         var cost: Int { body.count + MemoryCacheStore.headCost }
     }
 
-    private struct State {
+    private struct State: Sendable {
         var byID: [UUID: Stored] = [:]
         // Each key's stored responses, kept as the array a lookup returns, so a hit copies one reference.
         var variantsByKey: [String: [CachedResponse]] = [:]
@@ -50,7 +49,7 @@ public final class MemoryCacheStore: HTTPCacheStore {
         }
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A store of at most `capacity` bytes.
     ///

@@ -1,7 +1,6 @@
 import Foundation
 import SluiceCore
 import SluiceTransport
-import Synchronization
 
 /// Stubs for a session's requests in a user's tests: a layer of the session's pipeline that answers
 /// each request from the first stub that matches it, records every request as sent, and fails a
@@ -70,7 +69,7 @@ public final class HTTPStubs: HTTPLayer {
         case unmatched(String)
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// What becomes of a request no stub matches. Default ``UnmatchedRequests/fail``.
     public let unmatchedRequests: UnmatchedRequests

@@ -1,6 +1,6 @@
 /// Keys in order of use, least recent first: touching, removing and finding the oldest are O(1).
-struct LRUList<Key: Hashable> {
-    private struct Links {
+struct LRUList<Key: Hashable & Sendable>: Sendable {
+    private struct Links: Sendable {
         var older: Key?
         var newer: Key?
     }
