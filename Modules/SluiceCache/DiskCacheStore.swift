@@ -1,6 +1,5 @@
 import Foundation
 import SluiceCore
-import Synchronization
 
 /// A cache store on disk that survives restarts: bodies in files, the index in SQLite, bounded by bytes
 /// with least-recently-used eviction.
@@ -24,10 +23,10 @@ public final class DiskCacheStore: HTTPCacheStore {
     /// Bodies up to this size are read whole when served; larger ones are streamed from the file.
     static let wholeReadLimit = 256 << 10
 
-    private let connection: Mutex<SQLiteConnection>
+    private let connection: Locked<SQLiteConnection>
     /// When bodies were last served, by id, not yet written to the index: a hit costs no write
     /// transaction. Written with the next stored body, or once 256 are waiting, or when the store goes.
-    private let uses = Mutex<[String: Double]>([:])
+    private let uses = Locked<[String: Double]>([:])
     private let bodies: URL
     private let partial: URL
 
@@ -64,7 +63,7 @@ public final class DiskCacheStore: HTTPCacheStore {
             CREATE INDEX IF NOT EXISTS entries_used ON entries (last_used);
             """)
         }
-        connection = Mutex(index)
+        connection = Locked(index)
         sweep()
     }
 

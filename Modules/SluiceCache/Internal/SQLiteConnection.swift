@@ -4,7 +4,8 @@ import SluiceCore
 
 /// One connection to an SQLite database: the only place SluiceCache touches SQLite's C API. Not
 /// thread-safe: its owner serializes its use. Statements are prepared once and kept.
-final class SQLiteConnection {
+final class SQLiteConnection: @unchecked Sendable {
+    // Sendable only to live in its store's lock, which is its one caller at a time.
     private let db: OpaquePointer
     private var statements: [String: OpaquePointer] = [:]
 
