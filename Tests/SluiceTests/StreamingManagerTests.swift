@@ -11,6 +11,13 @@ struct StreamingManagerTests {
         HTTPSessionManager(baseURL: try TestEnvironment.url(for: .httpbin), interceptor: interceptor)
     }
 
+    /// Waits (up to 5 s) until `manager`'s session has no task left: a stream dropped unread is cancelled
+    /// on the engine's thread a moment later, and a test that ends first leaves it to the process's exit.
+    static func settled(_ manager: HTTPSessionManager) async throws {
+        for _ in 0..<500 where !(manager.session?.tasks.isEmpty ?? true) { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(manager.session?.tasks.isEmpty == true, "a task outlived its stream")
+    }
+
     @Test("bytes: relative to the base URL, read line by line")
     func bytes() async throws {
         let response = try await Self.manager().bytes("stream/5")
@@ -23,9 +30,11 @@ struct StreamingManagerTests {
 
     @Test("a status outside 200–299 fails before the body is handed over, with the response")
     func validation() async throws {
-        let error = await #expect(throws: SluiceError.self) { try await Self.manager().bytes("status/404") }
+        let manager = try Self.manager()
+        let error = await #expect(throws: SluiceError.self) { try await manager.bytes("status/404") }
         #expect(error?.code == .unacceptableStatusCode)
         #expect(error?.response?.statusCode == 404)
+        try await Self.settled(manager)
     }
 
     @Test("a 503 before the head is retried by the interceptor; the stream comes from the last attempt")
@@ -36,6 +45,7 @@ struct StreamingManagerTests {
         var body = Data()
         for try await chunk in response.value { body.append(chunk) }
         #expect(String(decoding: body, as: UTF8.self).contains(#""attempts""#))
+        try await Self.settled(manager)
     }
 
     struct Line: Decodable, Sendable { let id: Int }
@@ -57,11 +67,13 @@ struct StreamingManagerTests {
             connections.withLock { $0 += 1 }
             return request
         })
-        let stream = try Self.manager(interceptor: counting).events(
+        let manager = try Self.manager(interceptor: counting)
+        let stream = try manager.events(
             "sluice/events", parameters: ["per_connection": .integer(2), "total": .integer(5), "end": .string("drop")])
         var numbers: [Int] = []
         for try await value in stream.values(as: Numbered.self) { numbers.append(value.n) }
         #expect(numbers == [1, 2, 3, 4, 5])
         #expect(connections.withLock { $0 } == 4, "three connections with events, one answered 204")
+        try await Self.settled(manager)
     }
 }

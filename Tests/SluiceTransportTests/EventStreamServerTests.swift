@@ -21,6 +21,13 @@ struct EventStreamServerTests {
 
     static func session() -> SessionManager { SessionManager(configuration: SessionConfiguration()) }
 
+    /// Waits (up to 5 s) until `session` has no task left: a stream dropped unread is cancelled on the
+    /// engine's thread a moment later, and a test that ends first leaves it to the process's exit.
+    static func settled(_ session: SessionManager) async throws {
+        for _ in 0..<500 where !session.tasks.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(session.tasks.isEmpty, "a task outlived its stream")
+    }
+
     @Test("nginx's event stream, whole and one byte per read (over 100 reads): the same events")
     func vector() async throws {
         let session = Self.session()
@@ -42,17 +49,20 @@ struct EventStreamServerTests {
         }
         #expect(total == 388)
         #expect(reads > 100, "the body came in \(reads) reads")
+        try await Self.settled(session)
     }
 
     @Test("events(for:) one byte per read: every event of the vector, and leaving the loop ends the stream")
     func reconnectingParserBytewise() async throws {
         let url = try TestEnvironment.faultURL("bytewise").appendingPathComponent("events/whatwg.txt")
         var events: [ServerSentEvent] = []
-        for try await event in Self.session().events(for: HTTPRequest(url: url)) {
+        let session = Self.session()
+        for try await event in session.events(for: HTTPRequest(url: url)) {
             events.append(event)
             if events.count == Self.vectorEvents.count { break }
         }
         #expect(events == Self.vectorEvents)
+        try await Self.settled(session)
     }
 
     struct Numbered: Decodable, Sendable {
@@ -100,6 +110,7 @@ struct EventStreamServerTests {
         }
         #expect(missing?.code == .eventStreamRefused)
         #expect(missing?.response?.statusCode == 404)
+        try await Self.settled(session)
     }
 
     @Test("httpbin's /stream/20 line by line and as JSON Lines")
@@ -123,17 +134,21 @@ struct EventStreamServerTests {
         var configuration = SessionConfiguration()
         configuration.streamBufferLimit = 256 * 1024
         let session = SessionManager(configuration: configuration)
-        let (stream, _) = try await session.bytes(for: try TestEnvironment.request(.http, "/files/16m.bin"))
-        let task = try #require(session.tasks.first)
-        var lines = stream.lines.makeAsyncIterator()
-        _ = try await lines.next()
-        try await Task.sleep(for: .milliseconds(500))
-        let early = task.downloadProgress.completedUnitCount
-        #expect(early <= 1 << 20, "\(early) bytes received while the reader waited")
-        // Reading on lets the transfer go on (the random body's invalid UTF-8 makes decoding slow in a
-        // debug build: 4,000 lines, about 500 KB, are enough).
-        for _ in 0..<4000 { #expect(try await lines.next() != nil) }
-        for _ in 0..<100 where task.downloadProgress.completedUnitCount == early { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(task.downloadProgress.completedUnitCount > early)
+        do {
+            let (stream, _) = try await session.bytes(for: try TestEnvironment.request(.http, "/files/16m.bin"))
+            let task = try #require(session.tasks.first)
+            var lines = stream.lines.makeAsyncIterator()
+            _ = try await lines.next()
+            try await Task.sleep(for: .milliseconds(500))
+            let early = task.downloadProgress.completedUnitCount
+            #expect(early <= 1 << 20, "\(early) bytes received while the reader waited")
+            // Reading on lets the transfer go on (the random body's invalid UTF-8 makes decoding slow in a
+            // debug build: 4,000 lines, about 500 KB, are enough).
+            for _ in 0..<4000 { #expect(try await lines.next() != nil) }
+            for _ in 0..<100 where task.downloadProgress.completedUnitCount == early { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(task.downloadProgress.completedUnitCount > early)
+        }
+        // The stream and its reader are gone: the transfer is cancelled.
+        try await Self.settled(session)
     }
 }
