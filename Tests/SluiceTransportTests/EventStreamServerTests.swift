@@ -1,7 +1,8 @@
 import Foundation
 import SluiceTestSupport
-import SluiceTransport
 import Testing
+
+@testable import SluiceTransport
 
 /// Event streams, lines and JSON Lines against the real servers: nginx serving the WHATWG vector (whole,
 /// and one byte per read through the fault proxy), a server that drops or ends the connection every few
@@ -134,8 +135,10 @@ struct EventStreamServerTests {
         var configuration = SessionConfiguration()
         configuration.streamBufferLimit = 256 * 1024
         let session = SessionManager(configuration: configuration)
+        weak var buffer: StreamBuffer?
         do {
             let (stream, _) = try await session.bytes(for: try TestEnvironment.request(.http, "/files/16m.bin"))
+            buffer = stream.buffer
             let task = try #require(session.tasks.first)
             var lines = stream.lines.makeAsyncIterator()
             _ = try await lines.next()
@@ -148,7 +151,9 @@ struct EventStreamServerTests {
             for _ in 0..<100 where task.downloadProgress.completedUnitCount == early { try await Task.sleep(for: .milliseconds(10)) }
             #expect(task.downloadProgress.completedUnitCount > early)
         }
-        // The stream and its reader are gone: the transfer is cancelled.
+        // The stream and its reader are gone: the transfer is cancelled, and its buffer freed.
         try await Self.settled(session)
+        for _ in 0..<500 where buffer != nil { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(buffer == nil, "the stream's buffer outlived its transfer")
     }
 }
