@@ -85,18 +85,21 @@ struct EventStreamServerTests {
         #expect(values.map(\.lastEventID) == [nil, nil, nil, "3", "3", "3", "6", "6", "6", "9"])
         // The first answer set a cookie; every reconnection sent it back.
         #expect(values.dropFirst(3).allSatisfy { $0.cookie == "1" })
+        try await Self.settled(session)
     }
 
     @Test("the event stream's requests carry Accept and Cache-Control as the rules ask")
     func requestFields() async throws {
         let echo = try TestEnvironment.request(.httpbin, "/headers")
-        let (stream, _) = try await Self.session().bytes(for: SessionManager.eventStreamRequest(echo, lastEventID: "42"))
+        let session = Self.session()
+        let (stream, _) = try await session.bytes(for: SessionManager.eventStreamRequest(echo, lastEventID: "42"))
         var body = Data()
         for try await chunk in stream { body.append(chunk) }
         let headers = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])["headers"] as? [String: String]
         #expect(headers?["Accept"] == "text/event-stream")
         #expect(headers?["Cache-Control"] == "no-cache")
         #expect(headers?["Last-Event-Id"] == "42")
+        try await Self.settled(session)
     }
 
     @Test("a response that is not an event stream ends it at once with eventStreamRefused")
@@ -128,6 +131,7 @@ struct EventStreamServerTests {
         var ids: [Int] = []
         for try await line in again.jsonLines(of: Line.self) { ids.append(line.id) }
         #expect(ids == Array(0..<20))
+        try await Self.settled(session)
     }
 
     @Test("a slow reader of lines holds the transfer back: the body is not read ahead past the buffer limit")
