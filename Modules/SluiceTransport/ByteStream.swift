@@ -77,6 +77,9 @@ final class StreamBuffer: Sendable {
     /// Whether the consumer is as far behind as the limit.
     var isFull: Bool { state.withLock { $0.bufferedBytes >= limit } }
 
+    /// The bytes the buffer holds, read or not (for tests: it must never be much more than the unread).
+    var heldBytes: Int { state.withLock { $0.chunks.reduce(0) { $0 + $1.count } } }
+
     /// Lets `body`'s observers see the chunks as the consumer takes them, and the end.
     func observe(_ body: HTTPLayerBody) { state.withLock { $0.observed = body } }
 
@@ -144,10 +147,16 @@ final class StreamBuffer: Sendable {
         let step = state.withLock { state -> Step in
             if state.head < state.chunks.count {
                 let chunk = state.chunks[state.head]
+                // Let the chunk go now: the list is emptied only when the reader catches up, which a
+                // reader keeping pace with a paused and resumed transfer may never do.
+                state.chunks[state.head] = Data()
                 state.head += 1
                 state.bufferedBytes -= chunk.count
                 if state.head == state.chunks.count {
                     state.chunks.removeAll(keepingCapacity: true)
+                    state.head = 0
+                } else if state.head >= 64 {
+                    state.chunks.removeFirst(state.head)
                     state.head = 0
                 }
                 var resume = false

@@ -140,6 +140,21 @@ struct DeliveryUnitTests {
         #expect(resumed.withLock { $0 } == 1)
     }
 
+    @Test("a reader that keeps pace a few chunks behind: what it read is let go at once")
+    func streamLetsReadChunksGo() async throws {
+        let buffer = StreamBuffer(limit: 1 << 20, resumeTransfer: {}, cancelTransfer: {})
+        let chunk = Data(count: 1024)
+        for _ in 0..<3 { chunk.withUnsafeBytes { buffer.append($0) } }
+        var most = 0
+        for _ in 0..<500 {
+            chunk.withUnsafeBytes { buffer.append($0) }
+            _ = try await buffer.next()
+            most = max(most, buffer.heldBytes)
+        }
+        // Three or four unread chunks; never the 500 read (the list emptied only when the reader caught up).
+        #expect(most <= 4 * 1024, "\(most) bytes held")
+    }
+
     @Test("an error ends the reading with that error, after the chunks already in")
     func streamFails() async throws {
         let buffer = StreamBuffer(limit: 1 << 20, resumeTransfer: {}, cancelTransfer: {})
