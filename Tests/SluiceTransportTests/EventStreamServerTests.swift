@@ -160,4 +160,19 @@ struct EventStreamServerTests {
         for _ in 0..<500 where buffer != nil { try await Task.sleep(for: .milliseconds(10)) }
         #expect(buffer == nil, "the stream's buffer outlived its transfer")
     }
+
+    @Test("a stream dropped unread after its transfer ended frees its buffer")
+    func droppedAfterEnd() async throws {
+        let session = Self.session()
+        weak var buffer: StreamBuffer?
+        do {
+            let (stream, _) = try await session.bytes(for: try TestEnvironment.request(.http, "/plugins/text.txt"))
+            buffer = stream.buffer
+            for _ in 0..<500 where !session.tasks.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(stream.buffer.heldBytes == 396_000)
+        }
+        try await Self.settled(session)
+        for _ in 0..<200 where buffer != nil { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(buffer == nil, "the buffer of a finished stream outlived its reader")
+    }
 }
