@@ -424,6 +424,12 @@ final class PipelineCall: HTTPLayerChain, @unchecked Sendable {
     ) {
         var error: SluiceError?
         if case .failure(let failure) = result { error = failure }
+        // The stream is over: the call lets go of the transfer that carried it (kept when the body ended
+        // before its head was handed over, it held the transfer, its sink and the whole body).
+        state.withLock { state in
+            state.streaming?.streamTransfer = nil
+            state.streaming?.earlyEnd = nil
+        }
         // A cancel wins over an end that raced it, as the task's completion says: the reader sees it too.
         if error?.code != .cancelled, task.isCancelled {
             error = SluiceError(.cancelled, "the task was cancelled", request: task.currentRequest)
