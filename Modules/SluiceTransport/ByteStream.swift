@@ -52,9 +52,7 @@ final class StreamConsumer: Sendable {
 /// The chunks between the engine (producer) and one consumer.
 final class StreamBuffer: Sendable {
     private struct State {
-        var chunks: [Data] = []
-        var head = 0
-        var bufferedBytes = 0
+        var chunks = ChunkQueue()
         var outcome: SluiceError??  // nil: running; .some(nil): finished; .some(error): failed
         var waiter: CheckedContinuation<Data?, any Error>?
         var paused = false
@@ -75,10 +73,10 @@ final class StreamBuffer: Sendable {
     }
 
     /// Whether the consumer is as far behind as the limit.
-    var isFull: Bool { state.withLock { $0.bufferedBytes >= limit } }
+    var isFull: Bool { state.withLock { $0.chunks.byteCount >= limit } }
 
     /// The bytes the buffer holds, read or not (for tests: it must never be much more than the unread).
-    var heldBytes: Int { state.withLock { $0.chunks.reduce(0) { $0 + $1.count } } }
+    var heldBytes: Int { state.withLock { $0.chunks.heldBytes } }
 
     /// Lets `body`'s observers see the chunks as the consumer takes them, and the end.
     func observe(_ body: HTTPLayerBody) { state.withLock { $0.observed = body } }
@@ -97,7 +95,6 @@ final class StreamBuffer: Sendable {
                 return waiter
             }
             state.chunks.append(Data(bytes))
-            state.bufferedBytes += bytes.count
             return nil
         }
         waiter?.resume(returning: Data(bytes))
@@ -107,7 +104,7 @@ final class StreamBuffer: Sendable {
     /// resumes it once it has read half the buffer.
     func pauseIfFull() -> Bool {
         state.withLock { state in
-            guard state.bufferedBytes >= limit else { return false }
+            guard state.chunks.byteCount >= limit else { return false }
             state.paused = true
             return true
         }
@@ -145,22 +142,9 @@ final class StreamBuffer: Sendable {
             case wait
         }
         let step = state.withLock { state -> Step in
-            if state.head < state.chunks.count {
-                let chunk = state.chunks[state.head]
-                // Let the chunk go now: the list is emptied only when the reader catches up, which a
-                // reader keeping pace with a paused and resumed transfer may never do.
-                state.chunks[state.head] = Data()
-                state.head += 1
-                state.bufferedBytes -= chunk.count
-                if state.head == state.chunks.count {
-                    state.chunks.removeAll(keepingCapacity: true)
-                    state.head = 0
-                } else if state.head >= 64 {
-                    state.chunks.removeFirst(state.head)
-                    state.head = 0
-                }
+            if let chunk = state.chunks.popFirst() {
                 var resume = false
-                if state.paused && state.bufferedBytes <= limit / 2 {
+                if state.paused && state.chunks.byteCount <= limit / 2 {
                     state.paused = false
                     resume = true
                 }
@@ -185,7 +169,7 @@ final class StreamBuffer: Sendable {
             let delivered = try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
                     let immediate = state.withLock { state -> Result<Data?, SluiceError>? in
-                        if state.head < state.chunks.count || state.outcome != nil { return .success(nil) }
+                        if !state.chunks.isEmpty || state.outcome != nil { return .success(nil) }
                         state.waiter = continuation
                         return nil
                     }

@@ -22,11 +22,7 @@ import Foundation
 public final class AsyncSequenceBodyStream: BodyStream, @unchecked Sendable {
     // Every mutable field is guarded by `condition`, which also wakes a waiting read.
     private struct State {
-        var chunks: [Data] = []
-        var head = 0
-        /// Offset into `chunks[head]` already read.
-        var offset = 0
-        var buffered = 0
+        var chunks = ChunkQueue()
         var finished = false
         var failure: SluiceError?
         var stopped = false
@@ -89,40 +85,16 @@ public final class AsyncSequenceBodyStream: BodyStream, @unchecked Sendable {
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SluiceError) -> Int {
         condition.lock()
         if state.producer == nil, !state.finished, state.failure == nil, !state.stopped { startProducer() }
-        while state.head == state.chunks.count, !state.finished, state.failure == nil, !state.stopped {
+        while state.chunks.isEmpty, !state.finished, state.failure == nil, !state.stopped {
             condition.wait()
         }
         if state.stopped {
             condition.unlock()
             throw SluiceError(.cancelled, "the request body is no longer read")
         }
-        var copied = 0
-        while copied < buffer.count, state.head < state.chunks.count {
-            let chunk = state.chunks[state.head]
-            let count = min(buffer.count - copied, chunk.count - state.offset)
-            chunk.withUnsafeBytes { bytes in
-                let from = bytes.baseAddress! + state.offset
-                (buffer.baseAddress! + copied).copyMemory(from: from, byteCount: count)
-            }
-            copied += count
-            state.offset += count
-            if state.offset == chunk.count {
-                // A chunk read is let go at once: the list never holds more than the window.
-                state.chunks[state.head] = Data()
-                state.head += 1
-                state.offset = 0
-            }
-        }
-        state.buffered -= copied
-        if state.head == state.chunks.count {
-            state.chunks.removeAll(keepingCapacity: true)
-            state.head = 0
-        } else if state.head >= 64 {
-            state.chunks.removeFirst(state.head)
-            state.head = 0
-        }
+        let copied = state.chunks.take(into: buffer)
         var waiter: CheckedContinuation<Void, Never>?
-        if state.buffered < window {
+        if state.chunks.byteCount < window {
             waiter = state.spaceWaiter
             state.spaceWaiter = nil
         }
@@ -155,9 +127,6 @@ public final class AsyncSequenceBodyStream: BodyStream, @unchecked Sendable {
         let (producer, waiter) = (state.producer, state.spaceWaiter)
         state.spaceWaiter = nil
         state.chunks.removeAll()
-        state.head = 0
-        state.offset = 0
-        state.buffered = 0
         condition.broadcast()
         condition.unlock()
         producer?.cancel()
@@ -194,7 +163,7 @@ public final class AsyncSequenceBodyStream: BodyStream, @unchecked Sendable {
     private func waitForSpace(_ generation: Int) async -> Bool {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             condition.lock()
-            if state.generation != generation || state.stopped || state.buffered < window || Task.isCancelled {
+            if state.generation != generation || state.stopped || state.chunks.byteCount < window || Task.isCancelled {
                 condition.unlock()
                 continuation.resume()
             } else {
@@ -216,7 +185,6 @@ public final class AsyncSequenceBodyStream: BodyStream, @unchecked Sendable {
         defer { condition.unlock() }
         guard state.generation == generation, !state.stopped else { return }
         state.chunks.append(chunk)
-        state.buffered += chunk.count
         condition.broadcast()
     }
 
