@@ -26,7 +26,6 @@ enum Revalidation {
     /// `stored` with the 304's fields in place of its own (every instance of each name replaced), except
     /// ``keptFields``, and the dates of this exchange.
     static func updated(_ stored: CachedResponse, with headers: HTTPHeaders, requestDate: Date, responseDate: Date) -> CachedResponse {
-        var updated = stored
         var fields = stored.headers
         var replaced = Set<String>()
         for field in headers {
@@ -35,10 +34,11 @@ enum Revalidation {
             if replaced.insert(name).inserted { fields.remove(field.name) }
             fields.add(field)
         }
-        updated.headers = fields
-        updated.requestDate = requestDate
-        updated.responseDate = responseDate
-        return updated
+        // Made whole, so its head is read once (each setter would read it again).
+        return CachedResponse(
+            id: stored.id, url: stored.url, statusCode: stored.statusCode, headers: fields,
+            varyingRequestHeaders: stored.varyingRequestHeaders, requestDate: requestDate, responseDate: responseDate,
+            bodyLength: stored.bodyLength)
     }
 
     /// An entity tag without its weak prefix.
