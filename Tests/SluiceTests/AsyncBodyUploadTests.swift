@@ -84,7 +84,9 @@ struct AsyncBodyUploadTests {
         }
         let session = SessionManager()
         let upload = Task { try await session.upload(for: request, from: body) }
-        try await Task.sleep(for: .milliseconds(300))
+        // Cancelled once the body is being sent (a slow machine, or a sanitizer, can take a while to start).
+        for _ in 0..<3000 where produced.withLock({ $0 }) < 5 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(produced.withLock { $0 } >= 5, "the body was never read")
         upload.cancel()
         let result = await upload.result
         #expect(throws: (any Error).self) { try result.get() }
