@@ -89,18 +89,23 @@ struct AsyncSequenceBodyStreamTests {
     @Test("stopReading wakes a read waiting for a slow producer and ends the producer")
     func stop() async throws {
         let ended = Locked(false)
+        let made = Locked(false)
         let stream = AsyncSequenceBodyStream {
-            AsyncStream<Data> { continuation in
+            made.withLock { $0 = true }
+            return AsyncStream<Data> { continuation in
                 continuation.onTermination = { _ in ended.withLock { $0 = true } }
             }.map { $0 } as AsyncThrowingMapSequence<AsyncStream<Data>, Data>
         }
         let reading = Task { await Self.readAll(stream) }
-        try await Task.sleep(for: .milliseconds(100))
+        // Stop once the read has made the sequence (on a loaded machine the reading thread may start late;
+        // stopped before that, no sequence exists to end). The bounds are far above the waits they guard.
+        for _ in 0..<6_000 where !made.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(made.withLock { $0 }, "the read never made the sequence")
         stream.stopReading()
         let result = await reading.value
         guard case .failure(let error) = result else { Issue.record("the read did not end"); return }
         #expect(error.code == .cancelled)
-        for _ in 0..<100 where !ended.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<6_000 where !ended.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
         #expect(ended.withLock { $0 }, "the producer's sequence was not terminated")
     }
 

@@ -148,8 +148,18 @@ struct StreamSequencesTests {
         let script = Script([Script.events(["data: a\n\n"])])
         let stream = script.stream(EventStream.Reconnection(limit: 5, delay: .seconds(120)))
         let started = ContinuousClock.now
-        let task = Task { await Self.collect(stream) }
-        try await Task.sleep(for: .milliseconds(100))
+        let received = Locked(0)
+        let task = Task {
+            var events: [ServerSentEvent] = []
+            do {
+                for try await event in stream { events.append(event); received.withLock { $0 += 1 } }
+                return (events, SluiceError?.none)
+            } catch {
+                return (events, error as? SluiceError)
+            }
+        }
+        // Cancelled once the first event is in, so the stream is waiting to reconnect.
+        for _ in 0..<6_000 where received.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(10)) }
         task.cancel()
         let (events, error) = await task.value
         #expect(events.map(\.data) == ["a"])

@@ -152,7 +152,7 @@ struct EventStreamServerTests {
             // Reading on lets the transfer go on (the random body's invalid UTF-8 makes decoding slow in a
             // debug build: 4,000 lines, about 500 KB, are enough).
             for _ in 0..<4000 { #expect(try await lines.next() != nil) }
-            for _ in 0..<100 where task.downloadProgress.completedUnitCount == early { try await Task.sleep(for: .milliseconds(10)) }
+            for _ in 0..<6_000 where task.downloadProgress.completedUnitCount == early { try await Task.sleep(for: .milliseconds(10)) }
             #expect(task.downloadProgress.completedUnitCount > early)
         }
         // The stream and its reader are gone: the transfer is cancelled, and its buffer freed.
