@@ -81,9 +81,25 @@ final class StreamBuffer: Sendable {
     /// Lets `body`'s observers see the chunks as the consumer takes them, and the end.
     func observe(_ body: HTTPLayerBody) { state.withLock { $0.observed = body } }
 
-    /// The consumer dropped the stream: cancel a transfer that has not ended.
+    /// The consumer dropped the stream: cancel a transfer that has not ended, and tell the observers of
+    /// a body not read to its end that it ended there. (The observed body names this buffer as its owner:
+    /// held here after the consumer went, the two would keep each other alive.)
     func consumerGone() {
-        if state.withLock({ $0.outcome == nil }) { cancelTransfer() }
+        let (running, observed) = state.withLock { state in
+            let observed = state.observed
+            state.observed = nil
+            return (state.outcome == nil, observed)
+        }
+        if running { cancelTransfer() }
+        observed?.notify(end: .failure(SluiceError(.cancelled, "the stream was dropped before its end")))
+    }
+
+    /// Takes the observed body, once its end has come: its observers hear of nothing after that.
+    private func takeObserved() -> HTTPLayerBody? {
+        state.withLock { state in
+            defer { state.observed = nil }
+            return state.observed
+        }
     }
 
     /// Takes bytes from the engine thread: hands them to a waiting consumer or buffers them.
@@ -127,10 +143,10 @@ final class StreamBuffer: Sendable {
         guard let observed = state.withLock({ $0.observed }) else { return try await nextChunk() }
         do {
             let chunk = try await nextChunk()
-            if let chunk { observed.notify(chunk: chunk) } else { observed.notify(end: .success(())) }
+            if let chunk { observed.notify(chunk: chunk) } else { takeObserved()?.notify(end: .success(())) }
             return chunk
         } catch {
-            observed.notify(end: .failure(error as? SluiceError ?? SluiceError(.transportFailed, "\(error)")))
+            takeObserved()?.notify(end: .failure(error as? SluiceError ?? SluiceError(.transportFailed, "\(error)")))
             throw error
         }
     }

@@ -36,4 +36,47 @@ struct StreamLifetimeTests {
         #expect(kept.isEmpty, "\(kept.count) of 200 buffers outlived their streams, holding \(kept.compactMap { $0.buffer?.heldBytes })")
         #expect(session.tasks.isEmpty)
     }
+
+    /// A layer that watches every body, as a cache or a tracer does.
+    struct Observing: HTTPLayer {
+        let ends = Locked<[Result<Void, SluiceError>]>([])
+        func send(_ request: HTTPRequest, context: HTTPLayerContext, next: HTTPLayerNext) async throws(SluiceError) -> HTTPLayerResponse {
+            var answer = try await next(request, context: context)
+            answer.body = answer.body.observed(onChunk: { _ in }, onEnd: { [ends] end in ends.withLock { $0.append(end) } })
+            return answer
+        }
+    }
+
+    @Test("streams whose bodies a layer observes: read to the end or dropped unread, each buffer is freed and its observers hear the end once")
+    func observedStreamsAreFreed() async throws {
+        let observing = Observing()
+        var configuration = SessionConfiguration()
+        configuration.layers.append(observing)
+        let session = SessionManager(configuration: configuration)
+        let request = try TestEnvironment.request(.http, "/files/1m.bin")
+        var watched: [Watched] = []
+        for index in 0..<20 {
+            let entry = Watched()
+            let (stream, _) = try await session.bytes(for: request)
+            entry.buffer = stream.buffer
+            if index.isMultiple(of: 2) {
+                var count = 0
+                for try await chunk in stream { count += chunk.count }
+                #expect(count == 1 << 20)
+            }
+            watched.append(entry)
+        }
+        for _ in 0..<6_000 where watched.contains(where: { $0.buffer != nil }) || observing.ends.withLock({ $0.count }) < 20 {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(watched.filter { $0.buffer != nil }.isEmpty, "buffers outlived their streams")
+        let ends = observing.ends.withLock { $0 }
+        #expect(ends.count == 20)
+        #expect(ends.filter { (try? $0.get()) != nil }.count == 10, "the bodies read to the end end in success")
+        let failures = ends.compactMap { end -> String? in
+            if case .failure(let error) = end { return error.code.rawValue }
+            return nil
+        }
+        #expect(failures == Array(repeating: SluiceError.Code.cancelled.rawValue, count: 10))
+    }
 }
