@@ -24,7 +24,7 @@ let libraryModules = [
     "SluiceCore", "SluiceTransport", "SluiceRequestSerialization", "SluiceMultipart",
     "SluiceResponseSerialization", "SluiceSecurity", "SluiceReachability", "Sluice",
     "SluiceGzip", "SluiceBrotli", "SluiceZstd", "SluiceXML", "SluicePropertyList", "SluiceConformanceKit",
-    "SluiceCache", "SluiceTesting",
+    "SluiceCache", "SluiceTesting", "SluiceHTTPTypes", "SluiceOpenAPI", "SluiceTracing", "SluiceMetrics",
 ]
 
 let package = Package(
@@ -46,6 +46,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
+        // The Swift server ecosystem's interfaces: SluiceHTTPTypes, SluiceOpenAPI, SluiceTracing, SluiceMetrics.
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     ],
     targets: [
         // System libraries: a module map plus typed inline wrappers for variadic and macro APIs.
@@ -90,6 +95,17 @@ let package = Package(
         module("SluiceCache", dependencies: ["SluiceCore", "CSQLite"]),
         // Stubs for users' tests: a layer of the session's pipeline.
         module("SluiceTesting", dependencies: ["SluiceCore", "SluiceTransport"]),
+        // The ecosystem's interfaces, each a product of its own that depends only on SluiceCore's seams.
+        module("SluiceHTTPTypes", dependencies: ["SluiceCore", .product(name: "HTTPTypes", package: "swift-http-types")]),
+        module("SluiceOpenAPI", dependencies: [
+            "SluiceCore", "SluiceHTTPTypes", .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+        ]),
+        module("SluiceTracing", dependencies: [
+            "SluiceCore", .product(name: "Tracing", package: "swift-distributed-tracing"),
+            .product(name: "Instrumentation", package: "swift-distributed-tracing"),
+        ]),
+        module("SluiceMetrics", dependencies: ["SluiceCore", .product(name: "CoreMetrics", package: "swift-metrics")]),
         module("Sluice", dependencies: [
             "SluiceCore", "SluiceTransport", "SluiceRequestSerialization", "SluiceMultipart",
             "SluiceResponseSerialization", "SluiceSecurity", "SluiceReachability",
@@ -194,6 +210,23 @@ let package = Package(
         // compiles it; DocSamplesTests checks that the docs and these sources agree line for line.
         // Only what a user's target declares: `Logger` must come through `import Sluice`.
         tests("SluiceDocsTests", dependencies: ["Sluice", "SluiceConformanceKit", "SluiceCache", "SluiceTesting"]),
+        tests("SluiceHTTPTypesTests", dependencies: [
+            "SluiceHTTPTypes", "SluiceTransport", .product(name: "HTTPTypes", package: "swift-http-types"),
+        ]),
+        // A client generated from Tests/HTTPBinAPI/openapi.yaml (Tools/OpenAPI/generate.sh regenerates it).
+        .target(
+            name: "HTTPBinAPI", dependencies: [.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
+            path: "Tests/HTTPBinAPI", exclude: ["openapi.yaml", "openapi-generator-config.yaml"]),
+        tests("SluiceOpenAPITests", dependencies: [
+            "SluiceOpenAPI", "SluiceTransport", "HTTPBinAPI", .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+        ]),
+        tests("SluiceObservabilityTests", dependencies: [
+            "SluiceTracing", "SluiceMetrics", "SluiceTransport", "SluiceTesting", "SluiceCache",
+            .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            .product(name: "Tracing", package: "swift-distributed-tracing"),
+            .product(name: "MetricsTestKit", package: "swift-metrics"),
+            .product(name: "CoreMetrics", package: "swift-metrics"),
+        ]),
         tests("SluiceSecurityTests", dependencies: [
             "SluiceSecurity", .product(name: "X509", package: "swift-certificates"),
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "SwiftASN1", package: "swift-asn1"),
