@@ -1,4 +1,5 @@
 import CoreMetrics
+import Foundation
 import SluiceCore
 
 /// swift-metrics for a session: tasks started, answered and failed, durations, bytes, tasks in flight,
@@ -68,7 +69,12 @@ public struct HTTPMetricsLayer: HTTPLayer {
         case .data(let data):
             measurement.received(data.count)
             measurement.end(.success(()))
-        case .file, .stream:
+        case .file(let url):
+            // A file is whole too; observing it would make the session read it back only to count it.
+            let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber
+            measurement.received(size?.intValue ?? 0)
+            measurement.end(.success(()))
+        case .stream:
             answer.body = answer.body.observed(onChunk: { measurement.received($0.count) }, onEnd: { measurement.end($0) })
         }
         return answer

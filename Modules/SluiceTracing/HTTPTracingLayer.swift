@@ -101,10 +101,19 @@ public struct HTTPTracingLayer: HTTPLayer {
             // The body is whole already: the span ends with the head.
             ending.received(data.count)
             ending.end(.success(()))
-        case .file, .stream:
+        case .file(let url):
+            // A file is whole too; observing it would make the session read it back only to count it.
+            ending.received(Self.size(of: url))
+            ending.end(.success(()))
+        case .stream:
             answer.body = answer.body.observed(onChunk: { ending.received($0.count) }, onEnd: { ending.end($0) })
         }
         return answer
+    }
+
+    /// The size of the file at `url`, 0 when it cannot be read.
+    static func size(of url: URL) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.intValue ?? 0
     }
 
     /// Runs the layers below with `spanContext` as the current context, so their spans are its children.

@@ -153,6 +153,19 @@ struct TracingLayerTests {
         #expect(droppedSpans.count == 2, "the spans of a body dropped unread never ended")
     }
 
+    @Test("a download into a file: both spans end with the file's size")
+    func download() async throws {
+        let tracer = InMemoryTracer()
+        let session = Self.session(tracer)
+        defer { session.invalidate(cancelingTasks: true) }
+        let target = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-traced-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: target) }
+        _ = try await session.download(for: try TestEnvironment.request(.http, "/files/1m.bin")) { _, _ in target }
+        let spans = try await Self.finished(tracer, count: 2)
+        #expect(spans.count == 2)
+        #expect(spans.allSatisfy { Self.int($0, "http.response.body.size") == 1 << 20 })
+    }
+
     @Test("a cache hit is a task span marked cache, with no hop span: not a network call")
     func cacheHit() async throws {
         let tracer = InMemoryTracer()

@@ -21,6 +21,7 @@ let package = Package(
             dependencies: [
                 "CCurlBench",
                 .product(name: "SluiceTransport", package: "Sluice"),
+                .product(name: "SluiceTracing", package: "Sluice"), .product(name: "SluiceMetrics", package: "Sluice"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             path: "Transport"

@@ -3,7 +3,8 @@
 
 Clients: a C program on libcurl's multi API (the practical limit), Sluice (also with the requests'
 code on the session's engine thread, `SessionManager.taskExecutor`), async-http-client and URLSession
-(FoundationNetworking). The small-request scenarios have one more, `minimal`: Sluice's
+(FoundationNetworking). The small-request scenarios have two more: Sluice with the tracing and metrics
+layers and no backend bootstrapped (what instrumentation costs when unused), and `minimal`: Sluice's
 engine design (a thread on a curl multi handle with Sluice's curl options, tasks resumed with the
 body) doing nothing else (MinimalCurlEngine), which tells the cost of the design from the cost of
 Sluice's own work per request.
@@ -46,6 +47,8 @@ SCENARIOS = [
 ]
 CLIENTS = ["libcurl C (multi)", "Sluice", "Sluice, engine executor", "async-http-client", "URLSession", "curl(1)"]
 MINIMAL = "Swift minimum (Sluice's engine design, no features)"
+# Sluice with SluiceTracing's and SluiceMetrics' layers and nothing bootstrapped: their cost when unused.
+INSTRUMENTED = "Sluice, tracing and metrics layers, no backend"
 
 
 def command(client, scenario, arguments):
@@ -61,7 +64,7 @@ def command(client, scenario, arguments):
     if client == "libcurl C (multi)":
         return [args.c_bin, scenario] + arguments
     name = {"Sluice": "sluice", "Sluice, engine executor": "sluice-executor", "async-http-client": "ahc",
-            "URLSession": "urlsession", MINIMAL: "minimal"}[client]
+            "URLSession": "urlsession", MINIMAL: "minimal", INSTRUMENTED: "sluice-instrumented"}[client]
     return [args.client_bin, name, scenario] + arguments
 
 
@@ -109,7 +112,7 @@ for title, scenario, arguments, unit in SCENARIOS:
         continue
     # Whole-file transfers are long but depend on the VM's disk, which has bad moments: three rounds.
     rounds = args.rounds if unit == "req/s" else min(args.rounds, 3)
-    clients = CLIENTS + [MINIMAL] if unit == "req/s" else CLIENTS
+    clients = CLIENTS + [MINIMAL, INSTRUMENTED] if unit == "req/s" else CLIENTS
     measured = {client: [] for client in clients}
     for round_number in range(rounds):
         for client in clients:

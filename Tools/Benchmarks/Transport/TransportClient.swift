@@ -6,6 +6,8 @@ import FoundationNetworking
 import NIOCore
 import NIOSSL
 import SluiceCore
+import SluiceMetrics
+import SluiceTracing
 import SluiceTransport
 
 /// One benchmark client run: `transport-client CLIENT SCENARIO ARGUMENTS...`, printing one JSON line
@@ -13,7 +15,9 @@ import SluiceTransport
 ///
 /// - `get URL REQUESTS CONCURRENCY [CA_FILE]`: small GETs, CONCURRENCY at a time. Client
 ///   `sluice-executor` runs the workers on the session's engine thread (`SessionManager.taskExecutor`);
-///   client `minimal` runs the same engine design with none of Sluice's work (MinimalCurlEngine).
+///   client `minimal` runs the same engine design with none of Sluice's work (MinimalCurlEngine);
+///   client `sluice-instrumented` is `sluice` with SluiceTracing's and SluiceMetrics' layers in its
+///   pipeline and no tracer or metrics backend bootstrapped (what they cost when nobody listens).
 /// - `download URL PATH [CA_FILE]`: one GET into the file PATH.
 /// - `upload URL PATH [CA_FILE]`: one PUT of PATH's bytes.
 @main
@@ -86,8 +90,12 @@ struct TransportClient {
         return "threads: " + byName.sorted { $0.value > $1.value }.map { "\($0.key)=\($0.value)" }.joined(separator: " ") + "\n"
     }
 
-    static func sluiceSession(ca: String?, concurrency: Int) throws -> SessionManager {
+    static func sluiceSession(ca: String?, concurrency: Int, instrumented: Bool = false) throws -> SessionManager {
         var configuration = SessionConfiguration()
+        if instrumented {
+            configuration.layers = [HTTPTracingLayer.task(), HTTPMetricsLayer()]
+            configuration.networkLayers = [HTTPTracingLayer.hop()]
+        }
         configuration.maximumConnectionsPerHost = max(concurrency, 1)
         if let ca { configuration.tls.trustedCertificatesPEM = try Data(contentsOf: URL(fileURLWithPath: ca)) }
         return SessionManager(configuration: configuration)
@@ -100,8 +108,8 @@ struct TransportClient {
         var shutdown: (@Sendable () async throws -> Void)?
         var executor: (any TaskExecutor)?
         switch client {
-        case "sluice", "sluice-executor":
-            let session = try sluiceSession(ca: ca, concurrency: concurrency)
+        case "sluice", "sluice-executor", "sluice-instrumented":
+            let session = try sluiceSession(ca: ca, concurrency: concurrency, instrumented: client == "sluice-instrumented")
             let request = HTTPRequest(url: url)
             fetch = { try await session.data(for: request).data.count }
             // The workers' code runs on the session's engine thread (SessionManager.taskExecutor).
