@@ -7,6 +7,11 @@
 #include <unistd.h>
 #include <curl/curl.h>
 #include <openssl/ssl.h>
+#include <openssl/pkcs12.h>
+#include <openssl/pem.h>
+#include <openssl/err.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* Names the calling thread (at most 15 bytes show), so the engine thread is visible in tools.
    prctl, unlike pthread_setname_np, needs no _GNU_SOURCE, which would change glibc's fd_set
@@ -171,5 +176,64 @@ static inline void sluice_release_free_heap(void) { (void)malloc_trim(0); }
 #else
 static inline void sluice_release_free_heap(void) {}
 #endif
+
+// MARK: PKCS#12 client identities
+
+/* Copies a memory BIO's bytes into a new malloc'd buffer (*out, *length); 0 on success. */
+static inline int sluice_bio_copy(BIO *bio, char **out, size_t *length) {
+    char *data = NULL;
+    long count = BIO_get_mem_data(bio, &data);
+    if (count <= 0 || data == NULL) return -1;
+    *out = malloc((size_t)count);
+    if (*out == NULL) return -1;
+    memcpy(*out, data, (size_t)count);
+    *length = (size_t)count;
+    return 0;
+}
+
+/* Reads a PKCS#12 archive (DER, `length` bytes) with `passphrase` (NULL for none) and writes its
+   certificate followed by its chain (PEM) and its private key (unencrypted PKCS#8 PEM) into new malloc'd
+   buffers, which the caller frees (clearing the key's first). Returns 0 on success; 1 when the archive
+   cannot be read or the passphrase is wrong; 2 when it holds no certificate or no key; 3 when out of
+   memory. OpenSSL's error queue is left empty. */
+static inline int sluice_pkcs12_to_pem(const unsigned char *der, long length, const char *passphrase,
+                                       char **certificates, size_t *certificates_length,
+                                       char **key, size_t *key_length) {
+    *certificates = NULL;
+    *key = NULL;
+    const unsigned char *cursor = der;
+    PKCS12 *archive = d2i_PKCS12(NULL, &cursor, length);
+    if (archive == NULL) { ERR_clear_error(); return 1; }
+    EVP_PKEY *private_key = NULL;
+    X509 *certificate = NULL;
+    STACK_OF(X509) *chain = NULL;
+    int parsed = PKCS12_parse(archive, passphrase, &private_key, &certificate, &chain);
+    PKCS12_free(archive);
+    if (!parsed) { ERR_clear_error(); return 1; }
+    int result = 0;
+    BIO *certificate_bio = NULL, *key_bio = NULL;
+    if (private_key == NULL || certificate == NULL) { result = 2; goto done; }
+    certificate_bio = BIO_new(BIO_s_mem());
+    key_bio = BIO_new(BIO_s_mem());
+    if (certificate_bio == NULL || key_bio == NULL || !PEM_write_bio_X509(certificate_bio, certificate)) { result = 3; goto done; }
+    for (int index = 0; chain != NULL && index < sk_X509_num(chain); index++) {
+        if (!PEM_write_bio_X509(certificate_bio, sk_X509_value(chain, index))) { result = 3; goto done; }
+    }
+    if (!PEM_write_bio_PrivateKey(key_bio, private_key, NULL, NULL, 0, NULL, NULL)) { result = 3; goto done; }
+    if (sluice_bio_copy(certificate_bio, certificates, certificates_length) != 0
+        || sluice_bio_copy(key_bio, key, key_length) != 0) {
+        free(*certificates);
+        *certificates = NULL;
+        result = 3;
+    }
+done:
+    if (certificate_bio != NULL) BIO_free(certificate_bio);
+    if (key_bio != NULL) BIO_free_all(key_bio);
+    EVP_PKEY_free(private_key);
+    X509_free(certificate);
+    if (chain != NULL) sk_X509_pop_free(chain, X509_free);
+    ERR_clear_error();
+    return result;
+}
 
 #endif

@@ -11,6 +11,7 @@ Output directory: $SLUICE_TESTENV_DIR/certs, by default <repo>/.testenv/certs:
     client.pem            client leaf certificate + chain, for mutual TLS
     client.key            its private key
     client-encrypted.key  the same key, encrypted (PKCS#8) with the passphrase
+    client.p12            the client certificate, its chain and key as a PKCS#12 archive, with the passphrase
                           CLIENT_KEY_PASSPHRASE below
     chain.pem, chain.key  root -> intermediate CA -> leaf (RSA key) for
                           127.0.0.1, localhost, ::1; the file holds the leaf
@@ -68,6 +69,7 @@ CA_CERT = "ca.pem"
 CA_KEY = "ca.key"
 CLIENT_KEY_ENCRYPTED = "client-encrypted.key"
 CLIENT_KEY_PASSPHRASE = b"sluice-test-passphrase"
+CLIENT_PKCS12 = "client.p12"
 
 
 def same_public_key(a, b) -> bool:
@@ -311,6 +313,24 @@ def write_encrypted_client_key(out: Path) -> bool:
     return True
 
 
+def write_client_pkcs12(out: Path) -> bool:
+    """Writes client.p12 unless it already holds client.pem's certificate; returns whether it wrote."""
+    from cryptography.hazmat.primitives.serialization import pkcs12
+
+    chain = load_cert_chain(out / "client.pem")
+    try:
+        _, existing, _ = pkcs12.load_key_and_certificates((out / CLIENT_PKCS12).read_bytes(), CLIENT_KEY_PASSPHRASE)
+        if existing is not None and existing == chain[0]:
+            return False
+    except (OSError, ValueError, TypeError):
+        pass
+    key = load_pem_private_key((out / "client.key").read_bytes(), password=None)
+    archive = pkcs12.serialize_key_and_certificates(
+        b"sluice-test-client", key, chain[0], chain[1:] or None, BestAvailableEncryption(CLIENT_KEY_PASSPHRASE))
+    write_file(out / CLIENT_PKCS12, archive, private=True)
+    return True
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     CERTS_DIR.mkdir(parents=True, exist_ok=True)
     ca, ca_created = load_or_create_ca(CERTS_DIR)
@@ -322,6 +342,8 @@ def main(argv: Optional[List[str]] = None) -> int:
             written.append(chain.name)
     if write_encrypted_client_key(CERTS_DIR):
         written.append("client-encrypted")
+    if write_client_pkcs12(CERTS_DIR):
+        written.append("client-p12")
     if written or ca_created:
         what = (["ca"] if ca_created else []) + written
         print(f"certs: wrote {', '.join(what)} in {CERTS_DIR}", file=sys.stderr)

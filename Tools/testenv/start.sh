@@ -537,7 +537,7 @@ http {
         '"user_agent":"\$http_user_agent","bytes_sent":\$bytes_sent,'
         '"body_bytes_sent":\$body_bytes_sent,"connection":\$connection,'
         '"connection_requests":\$connection_requests,'
-        '"ssl_protocol":"\$ssl_protocol","ssl_client_verify":"\$ssl_client_verify",'
+        '"ssl_protocol":"\$ssl_protocol","ssl_cipher":"\$ssl_cipher","ssl_client_verify":"\$ssl_client_verify",'
         '"request_time":\$request_time}';
     access_log "$NGINX_ACCESS_LOG" sluice;
 
@@ -792,7 +792,7 @@ KEYS=(
     SLUICE_CHAIN_URL SLUICE_SELFSIGNED_URL SLUICE_WRONGHOST_URL SLUICE_EXPIRED_URL SLUICE_NOTYETVALID_URL
     SLUICE_SERVER_CERT SLUICE_CHAIN_CERT SLUICE_SELFSIGNED_CERT SLUICE_WRONGHOST_CERT SLUICE_EXPIRED_CERT
     SLUICE_NOTYETVALID_CERT SLUICE_CLIENT_KEY_ENCRYPTED SLUICE_CLIENT_KEY_PASSPHRASE SLUICE_H2C_URL
-    SLUICE_PYTHON
+    SLUICE_CLIENT_P12 SLUICE_PYTHON
 )
 # The Python of the test environment, for the small servers a test starts itself (edgeserver.py).
 SLUICE_PYTHON="$VENV_PY"
@@ -820,6 +820,7 @@ SLUICE_EXPIRED_CERT="$CERTS_DIR/expired.pem"
 SLUICE_NOTYETVALID_CERT="$CERTS_DIR/notyetvalid.pem"
 SLUICE_CLIENT_KEY_ENCRYPTED="$CERTS_DIR/client-encrypted.key"
 SLUICE_CLIENT_KEY_PASSPHRASE="sluice-test-passphrase"
+SLUICE_CLIENT_P12="$CERTS_DIR/client.p12"
 SLUICE_H2C_URL="http://127.0.0.1:$H2C_PORT"
 # One key per fault: SLUICE_FAULT_<NAME>_URL, NAME upper-cased with - as _.
 for i in "${!FAULTS[@]}"; do

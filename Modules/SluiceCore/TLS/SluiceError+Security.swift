@@ -23,7 +23,8 @@ extension SluiceError.Code {
     /// together, or the passphrase is wrong.
     public static let invalidClientIdentity: Self = "security.invalidClientIdentity"
     /// A security policy contradicts itself or its use (pinning without pins, invalid certificates
-    /// allowed with domain validation but without pinning, pinning for a base URL that is not https).
+    /// allowed with domain validation but without pinning, pinning for a base URL that is not https, a
+    /// newest TLS version older than the oldest).
     public static let invalidSecurityPolicy: Self = "security.invalidPolicy"
     /// The server trust evaluator did not answer within ``TLSConfiguration/serverTrustEvaluationTimeout``.
     public static let trustEvaluationTimedOut: Self = "security.trustEvaluationTimedOut"

@@ -3,13 +3,13 @@ import Foundation
 /// The TLS settings a transport applies to a connection: what to trust, what to pin, which identity
 /// to present. `SluiceSecurity`'s `SecurityPolicy` produces it; it can also be written by hand.
 public struct TLSConfiguration: Sendable, Hashable {
-    /// The oldest TLS version accepted.
+    /// A TLS protocol version.
     public enum Version: String, Sendable, Hashable, CaseIterable {
         /// TLS 1.0
         case tls1_0
         /// TLS 1.1
         case tls1_1
-        /// TLS 1.2, the default.
+        /// TLS 1.2, the default oldest version.
         case tls1_2
         /// TLS 1.3
         case tls1_3
@@ -60,6 +60,18 @@ public struct TLSConfiguration: Sendable, Hashable {
     public var clientIdentity: ClientIdentity?
     /// The oldest TLS version accepted. Default ``Version/tls1_2``.
     public var minimumVersion: Version
+    /// The newest TLS version offered, or `nil` for the newest the TLS library has. A maximum older than
+    /// ``minimumVersion`` fails each request with ``SluiceError/Code/invalidSecurityPolicy``. Default `nil`.
+    public var maximumVersion: Version?
+    /// The cipher suites offered for TLS 1.2 and older, in OpenSSL's cipher-list format
+    /// (`ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256`), or `nil` for the TLS library's
+    /// defaults. A list that names no suite the library has fails the request with `transport.tlsFailed`.
+    /// Default `nil`.
+    public var cipherList: String?
+    /// The TLS 1.3 cipher suites offered (`TLS_AES_128_GCM_SHA256:TLS_CHACHA20_POLY1305_SHA256`), or
+    /// `nil` for the TLS library's defaults. A list that names no suite the library has fails the request
+    /// with `transport.tlsFailed`. Default `nil`.
+    public var tls13CipherSuites: String?
     /// Asked about the server's certificates after the handshake and before each request is sent;
     /// a refusal ends the task with its error. Default `nil` (no evaluation beyond the checks above).
     public var serverTrustEvaluator: (any ServerTrustEvaluator)? {

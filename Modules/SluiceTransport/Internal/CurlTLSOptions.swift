@@ -21,8 +21,14 @@ final class CurlTLSOptions: Sendable {
     let serverTrustEvaluator: (any ServerTrustEvaluator)?
     /// The longest the evaluator may take, in seconds.
     let serverTrustEvaluationTimeout: TimeInterval
-    /// `CURLOPT_SSLVERSION`.
-    let minimumVersion: Int
+    /// `CURLOPT_SSLVERSION`: the oldest version, and the newest in its upper 16 bits when one is set.
+    let versions: Int
+    /// `CURLOPT_SSL_CIPHER_LIST`, `CURLOPT_TLS13_CIPHERS`.
+    let cipherList: String?
+    let tls13CipherSuites: String?
+    /// Why these settings cannot make a connection (a maximum version older than the minimum), checked
+    /// as each request is configured.
+    let problem: String?
 
     init(_ tls: TLSConfiguration) {
         verifiesPeer = tls.verifiesPeer
@@ -35,11 +41,25 @@ final class CurlTLSOptions: Sendable {
         clientIdentity = tls.clientIdentity
         serverTrustEvaluator = tls.serverTrustEvaluator
         serverTrustEvaluationTimeout = tls.serverTrustEvaluationTimeout
-        switch tls.minimumVersion {
-        case .tls1_0: minimumVersion = Int(CURL_SSLVERSION_TLSv1_0)
-        case .tls1_1: minimumVersion = Int(CURL_SSLVERSION_TLSv1_1)
-        case .tls1_2: minimumVersion = Int(CURL_SSLVERSION_TLSv1_2)
-        case .tls1_3: minimumVersion = Int(CURL_SSLVERSION_TLSv1_3)
+        let minimum = Self.curlVersion(tls.minimumVersion)
+        let maximum = tls.maximumVersion.map(Self.curlVersion)
+        // libcurl's maximum constants are the version constants shifted left by 16 bits.
+        versions = minimum | ((maximum ?? 0) << 16)
+        cipherList = tls.cipherList
+        tls13CipherSuites = tls.tls13CipherSuites
+        if let maximum, maximum < minimum {
+            problem = "the newest TLS version allowed (\(tls.maximumVersion!.rawValue)) is older than the oldest (\(tls.minimumVersion.rawValue))"
+        } else {
+            problem = nil
+        }
+    }
+
+    private static func curlVersion(_ version: TLSConfiguration.Version) -> Int {
+        switch version {
+        case .tls1_0: Int(CURL_SSLVERSION_TLSv1_0)
+        case .tls1_1: Int(CURL_SSLVERSION_TLSv1_1)
+        case .tls1_2: Int(CURL_SSLVERSION_TLSv1_2)
+        case .tls1_3: Int(CURL_SSLVERSION_TLSv1_3)
         }
     }
 }

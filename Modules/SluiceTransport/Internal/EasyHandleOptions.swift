@@ -107,6 +107,8 @@ enum EasyHandleOptions {
             }
             if let passphrase = identity.passphrase { passphrase.withCString { _ = sluice_easy_setopt_string(easy, CURLOPT_KEYPASSWD, $0) } }
         }
-        sluice_easy_setopt_long(easy, CURLOPT_SSLVERSION, tls.minimumVersion)
+        sluice_easy_setopt_long(easy, CURLOPT_SSLVERSION, tls.versions)
+        if let ciphers = tls.cipherList { ciphers.withCString { _ = sluice_easy_setopt_string(easy, CURLOPT_SSL_CIPHER_LIST, $0) } }
+        if let suites = tls.tls13CipherSuites { suites.withCString { _ = sluice_easy_setopt_string(easy, CURLOPT_TLS13_CIPHERS, $0) } }
     }
 }

@@ -347,6 +347,9 @@ final class Transfer: @unchecked Sendable {
             }
             totalTimeout = Self.milliseconds(left)
         }
+        if prepared.overTLS, let problem = tls.problem {
+            throw SluiceError(.invalidSecurityPolicy, problem, request: request)
+        }
         let method = try prepareMethodAndBody()
         prepareHeaderList()
         // Over https the transfer looks at the connection before the request goes out: the trust
