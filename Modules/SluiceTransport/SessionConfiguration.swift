@@ -52,6 +52,10 @@ public struct SessionConfiguration: Sendable {
     public var handlesCookies = true
     /// A proxy such as `http://user:password@proxy.example:3128`, or `nil`. Default `nil`.
     public var proxyURL: URL?
+    /// Where and how connections are made: a Unix domain socket, host and port overrides, the local
+    /// interface, the address family, `100-continue` for large bodies. A request's own
+    /// ``HTTPRequest/connection`` replaces it for that request. Default ``ConnectionSettings/default``.
+    public var connection: ConnectionSettings = .default
     /// A credential sent to every request's origin. Default `nil`.
     public var credential: Credential?
     /// Asked for a credential when a response is `401` and none was sent (or the one sent was

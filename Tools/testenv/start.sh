@@ -452,6 +452,12 @@ nginx_locations() {
             return 302 /loop;
         }
 
+        # The same with a relative Location (nginx otherwise writes its own scheme and host).
+        location = /relative-loop {
+            absolute_redirect off;
+            return 302 /relative-loop;
+        }
+
         # Accepts a request body of any size with any method (POST, PUT, ...),
         # reads it completely (buffered in memory, or in a temporary file under
         # run/tmp/client_body that nginx deletes after the request), throws it
@@ -575,6 +581,8 @@ http {
     # Plain HTTP/1.1 with keep-alive.
     server {
         listen 127.0.0.1:$http_port;
+        # The same server on a Unix domain socket (SLUICE_HTTP_UNIX_SOCKET).
+        listen unix:$RUN_DIR/nginx-http.sock;
         server_name sluice-http;
 $(nginx_locations)
     }
@@ -792,7 +800,7 @@ KEYS=(
     SLUICE_CHAIN_URL SLUICE_SELFSIGNED_URL SLUICE_WRONGHOST_URL SLUICE_EXPIRED_URL SLUICE_NOTYETVALID_URL
     SLUICE_SERVER_CERT SLUICE_CHAIN_CERT SLUICE_SELFSIGNED_CERT SLUICE_WRONGHOST_CERT SLUICE_EXPIRED_CERT
     SLUICE_NOTYETVALID_CERT SLUICE_CLIENT_KEY_ENCRYPTED SLUICE_CLIENT_KEY_PASSPHRASE SLUICE_H2C_URL
-    SLUICE_CLIENT_P12 SLUICE_PYTHON
+    SLUICE_CLIENT_P12 SLUICE_HTTP_UNIX_SOCKET SLUICE_PYTHON
 )
 # The Python of the test environment, for the small servers a test starts itself (edgeserver.py).
 SLUICE_PYTHON="$VENV_PY"
@@ -821,6 +829,7 @@ SLUICE_NOTYETVALID_CERT="$CERTS_DIR/notyetvalid.pem"
 SLUICE_CLIENT_KEY_ENCRYPTED="$CERTS_DIR/client-encrypted.key"
 SLUICE_CLIENT_KEY_PASSPHRASE="sluice-test-passphrase"
 SLUICE_CLIENT_P12="$CERTS_DIR/client.p12"
+SLUICE_HTTP_UNIX_SOCKET="$RUN_DIR/nginx-http.sock"
 SLUICE_H2C_URL="http://127.0.0.1:$H2C_PORT"
 # One key per fault: SLUICE_FAULT_<NAME>_URL, NAME upper-cased with - as _.
 for i in "${!FAULTS[@]}"; do

@@ -40,6 +40,7 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
         var isSafeToRepeat: Bool?
         var redirectPolicy: RedirectPolicy?
         var resourceTimeout: TimeInterval?
+        var connection: ConnectionSettings?
 
         init(url: URL, method: HTTPMethod, headers: HTTPHeaders, body: HTTPBody, timeout: TimeInterval?) {
             self.url = url
@@ -57,6 +58,7 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
             copy.isSafeToRepeat = isSafeToRepeat
             copy.redirectPolicy = redirectPolicy
             copy.resourceTimeout = resourceTimeout
+            copy.connection = connection
             return copy
         }
     }
@@ -141,6 +143,14 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
     public var resourceTimeout: TimeInterval? {
         get { storage.resourceTimeout }
         _modify { yield &unique().resourceTimeout }
+    }
+
+    /// This request's connection settings (a Unix socket, overrides, the local interface, the address
+    /// family, `100-continue`), replacing the session's whole value for it and its redirects; `nil` uses
+    /// the session's. Default `nil`.
+    public var connection: ConnectionSettings? {
+        get { storage.connection }
+        _modify { yield &unique().connection }
     }
 
     /// ``isSafeToRepeat``, or the method's idempotence when it is `nil`.
@@ -245,11 +255,23 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
         }
     }
 
-    /// Why `url` cannot be sent (not `http` or `https`, or no host), or `nil` when it can.
+    /// Why `url` cannot be sent (not `http`, `https`, `http+unix` or `https+unix`, or no host), or `nil`
+    /// when it can.
     static func problem(with url: URL) -> String? {
-        guard let scheme = url.scheme, isHTTPScheme(scheme) else { return "unsupported URL scheme in \(url.absoluteString)" }
+        guard let scheme = url.scheme, isHTTPScheme(scheme) || unixSocketScheme(scheme) != nil else {
+            return "unsupported URL scheme in \(url.absoluteString)"
+        }
         guard let host = url.host, !host.isEmpty else { return "URL has no host: \(url.absoluteString)" }
         return nil
+    }
+
+    /// For `http+unix` or `https+unix` in any case (async-http-client's form of a URL whose host is a
+    /// percent-encoded Unix socket path), the scheme sent over the socket: `http` or `https`; else `nil`.
+    package static func unixSocketScheme(_ scheme: String) -> String? {
+        let bytes = Array(scheme.utf8)
+        guard bytes.count > 5, bytes.suffix(5).map({ $0 | 0x20 }) == Array("+unix".utf8) else { return nil }
+        let base = String(decoding: bytes.dropLast(5), as: UTF8.self)
+        return isHTTPScheme(base) ? base.lowercased() : nil
     }
 
     /// Whether `scheme` is `http` or `https` in any case, compared without making a lowercased copy (the

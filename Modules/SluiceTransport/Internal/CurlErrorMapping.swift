@@ -37,6 +37,8 @@ enum CurlErrorMapping {
             return (.cannotResolveHost, "cannot resolve the host name")
         case CURLE_COULDNT_CONNECT:
             return (.cannotConnect, "cannot connect to the host")
+        case CURLE_INTERFACE_FAILED:
+            return (.cannotConnect, "cannot connect from the local interface or address asked for")
         case CURLE_OPERATION_TIMEDOUT:
             // The task's time ran out, whatever phase the attempt was in (a late redirect hop gets only
             // what is left of it, and may still be connecting).

@@ -51,6 +51,18 @@ enum EasyHandleOptions {
             sluice_easy_setopt_long(easy, CURLOPT_FRESH_CONNECT, 1)
             sluice_easy_setopt_long(easy, CURLOPT_FORBID_REUSE, 1)
         }
+        applyConnection(setup, to: easy)
+    }
+
+    /// Where the connection goes and how: a Unix socket, overrides, the interface, the address family.
+    private static func applyConnection(_ setup: EasyHandleSetup, to easy: UnsafeMutableRawPointer) {
+        if let path = setup.unixSocketPath { path.withCString { _ = sluice_easy_setopt_string(easy, CURLOPT_UNIX_SOCKET_PATH, $0) } }
+        if let connectTo = setup.connectTo { sluice_easy_setopt_slist(easy, CURLOPT_CONNECT_TO, connectTo) }
+        if let interface = setup.localInterface { interface.withCString { _ = sluice_easy_setopt_string(easy, CURLOPT_INTERFACE, $0) } }
+        if let resolve = setup.ipResolve { sluice_easy_setopt_long(easy, CURLOPT_IPRESOLVE, resolve) }
+        if let timeout = setup.expectContinueTimeoutMilliseconds {
+            sluice_easy_setopt_long(easy, CURLOPT_EXPECT_100_TIMEOUT_MS, timeout)
+        }
     }
 
     private static func applyMethod(

@@ -50,4 +50,14 @@ struct EasyHandleSetup {
     var usesLargeReceiveBuffer: Bool
     /// A new connection for this request, closed after it (`CURLOPT_FRESH_CONNECT`, `CURLOPT_FORBID_REUSE`).
     var usesOwnConnection = false
+    /// `CURLOPT_UNIX_SOCKET_PATH`.
+    var unixSocketPath: String? = nil
+    /// `CURLOPT_CONNECT_TO` (owned by the transfer).
+    var connectTo: UnsafeMutablePointer<curl_slist>? = nil
+    /// `CURLOPT_INTERFACE`.
+    var localInterface: String? = nil
+    /// `CURLOPT_IPRESOLVE`, `nil` for curl's default (whatever).
+    var ipResolve: Int? = nil
+    /// `CURLOPT_EXPECT_100_TIMEOUT_MS`, `nil` for curl's default.
+    var expectContinueTimeoutMilliseconds: Int? = nil
 }

@@ -42,6 +42,16 @@ enum RedirectPlanner {
     ///
     /// - Throws: ``SluiceError/Code/tooManyRedirects`` when `redirectCount` reached `maximum`;
     ///   ``SluiceError/Code/redirectRefused`` for a missing `Location` or one that is not `http`/`https`.
+    /// Whether a redirect may lead to `target`: an `http` or `https` URL, or a URL on the same Unix socket
+    /// as `source` (a server on a socket redirecting within itself). A server elsewhere never sends the
+    /// client to a local socket.
+    static func mayRedirect(from source: URL, to target: URL) -> Bool {
+        let scheme = target.scheme?.lowercased() ?? ""
+        if scheme == "http" || scheme == "https" { return true }
+        guard HTTPRequest.unixSocketScheme(scheme) != nil else { return false }
+        return source.scheme?.lowercased() == scheme && source.host(percentEncoded: false) == target.host(percentEncoded: false)
+    }
+
     static func plan(
         following request: HTTPRequest, response: HTTPResponse, redirectCount: Int, maximum: Int
     ) throws(SluiceError) -> Plan {
@@ -50,7 +60,7 @@ enum RedirectPlanner {
         }
         guard let location = response.headers.first("Location"),
             let url = URL(string: location, relativeTo: request.url)?.absoluteURL,
-            ["http", "https"].contains(url.scheme?.lowercased() ?? "")
+            mayRedirect(from: request.url, to: url)
         else {
             throw SluiceError(
                 .redirectRefused, "unusable redirect Location \(response.headers.first("Location") ?? "")",

@@ -80,6 +80,8 @@ final class Transfer: @unchecked Sendable {
     /// task, like the transfer's other buffers: the thread that drops the transfer frees them, and memory
     /// the engine thread allocated would make that thread take the engine's allocator lock.
     private var headerList: UnsafeMutablePointer<curl_slist>?
+    /// curl's list of the connection overrides (`CURLOPT_CONNECT_TO`), made once for the request.
+    private var connectToList: UnsafeMutablePointer<curl_slist>?
     /// Whether ``headerList`` begins with `Content-Type:`, which keeps curl from adding its own.
     private var headerListRemovesContentType = false
     private var bodyStream: (any BodyStream)?
@@ -166,6 +168,9 @@ final class Transfer: @unchecked Sendable {
         headParser = ResponseHeadParser(maximumInterimResponses: configuration.value.maximumInterimResponses)
         metrics.transactions.reserveCapacity(1)
         headerList = Self.makeHeaderList(prepared.headerLines, removingContentType: false)
+        for override in prepared.connection.overrides {
+            connectToList = override.description.withCString { curl_slist_append(connectToList, $0) }
+        }
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         // An invalid request is checked again at configure, which throws its error there.
         requestValidated = (try? request.validateForSending()) != nil
@@ -238,6 +243,10 @@ final class Transfer: @unchecked Sendable {
         /// Every header line curl gets except a `Content-Type:` that depends on the body stream.
         let headerLines: [String]
         let hasContentType: Bool
+        /// The request's connection settings, else the session's.
+        let connection: ConnectionSettings
+        /// The Unix socket the connection goes to: an `http+unix` URL's host, else the settings'.
+        let unixSocketPath: String?
 
         /// Reads the configuration in place (`shared.value`): a copy of it costs a retain and a release
         /// of each of its many fields. The headers are the request's as the pipeline's bridge left them
@@ -245,10 +254,20 @@ final class Transfer: @unchecked Sendable {
         init(request: HTTPRequest, configuration shared: SharedConfiguration) {
             let url = request.url
             self.url = url
-            urlString = url.absoluteString
-            let scheme = url.scheme?.lowercased()
-            overTLS = scheme == "https"
-            isHTTP = scheme == "http" || overTLS
+            connection = request.connection ?? shared.value.connection
+            if let scheme = url.scheme, let socketScheme = HTTPRequest.unixSocketScheme(scheme) {
+                // http+unix://%2Fpath%2Fto.sock/rest: the socket is the host; curl gets http://localhost/rest.
+                unixSocketPath = url.host(percentEncoded: false)
+                urlString = "\(socketScheme)://localhost" + Self.pathAndQuery(of: url)
+                overTLS = socketScheme == "https"
+                isHTTP = true
+            } else {
+                unixSocketPath = connection.unixSocketPath
+                urlString = url.absoluteString
+                let scheme = url.scheme?.lowercased()
+                overTLS = scheme == "https"
+                isHTTP = scheme == "http" || overTLS
+            }
             tls = shared.tls(for: url)
             var headers = request.headers
             // curl computes these from the body it sends (the bridge removed them; a layer below it may not have).
@@ -265,11 +284,24 @@ final class Transfer: @unchecked Sendable {
             headerLines = lines
             hasContentType = headers.contains("Content-Type")
         }
+
+        /// What follows the authority in `url`'s text: the path, query and fragment as written.
+        private static func pathAndQuery(of url: URL) -> String {
+            let text = url.absoluteString.utf8
+            guard let schemeEnd = text.firstIndex(of: UInt8(ascii: ":")) else { return "/" }
+            var index = text.index(schemeEnd, offsetBy: 3, limitedBy: text.endIndex) ?? text.endIndex
+            while index < text.endIndex, ![UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#")].contains(text[index]) {
+                index = text.index(after: index)
+            }
+            let rest = String(url.absoluteString[index...])
+            return rest.hasPrefix("/") ? rest : "/" + rest
+        }
     }
 
     deinit {
         readAhead?.close()
         if let headerList { curl_slist_free_all(headerList) }
+        if let connectToList { curl_slist_free_all(connectToList) }
         errorBuffer.deallocate()
     }
 
@@ -350,6 +382,11 @@ final class Transfer: @unchecked Sendable {
         if prepared.overTLS, let problem = tls.problem {
             throw SluiceError(.invalidSecurityPolicy, problem, request: request)
         }
+        do throws(SluiceError) {
+            try prepared.connection.validate()
+        } catch {
+            throw SluiceError(error.code, error.message, request: request)
+        }
         let method = try prepareMethodAndBody()
         prepareHeaderList()
         // Over https the transfer looks at the connection before the request goes out: the trust
@@ -363,7 +400,7 @@ final class Transfer: @unchecked Sendable {
         case .http2OverTLS: SLUICE_CURL_HTTP_VERSION_2TLS
         case .http2: SLUICE_CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE
         }
-        let setup = EasyHandleSetup(
+        var setup = EasyHandleSetup(
             context: Unmanaged.passUnretained(self).toOpaque(), errorBuffer: errorBuffer, url: prepared.urlString,
             share: share, restrictsProtocols: !prepared.isHTTP,
             httpVersion: curlVersion,
@@ -385,6 +422,18 @@ final class Transfer: @unchecked Sendable {
             usesLargeReceiveBuffer: hop.destination != .memory,
             usesOwnConnection: usesPriorKnowledge
                 && (attempts.resentOnOwnConnection || sharedConfiguration.avoidsReusingPriorKnowledge(to: Self.origin(request.url))))
+        let connection = prepared.connection
+        setup.unixSocketPath = prepared.unixSocketPath
+        setup.connectTo = connectToList
+        setup.localInterface = connection.localInterface
+        switch connection.addressFamily {
+        case .any: break
+        case .ipv4: setup.ipResolve = Int(CURL_IPRESOLVE_V4)
+        case .ipv6: setup.ipResolve = Int(CURL_IPRESOLVE_V6)
+        }
+        if connection.expectContinueThreshold != nil {
+            setup.expectContinueTimeoutMilliseconds = Self.milliseconds(connection.expectContinueTimeout)
+        }
         EasyHandleOptions.apply(setup, to: easy)
     }
 
