@@ -51,6 +51,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // System libraries: a module map plus typed inline wrappers for variadic and macro APIs.
@@ -209,7 +210,13 @@ let package = Package(
         // Every Swift sample in README.md and docs/ lives here (or in the example plugin), so the build
         // compiles it; DocSamplesTests checks that the docs and these sources agree line for line.
         // Only what a user's target declares: `Logger` must come through `import Sluice`.
-        tests("SluiceDocsTests", dependencies: ["Sluice", "SluiceConformanceKit", "SluiceCache", "SluiceTesting"]),
+        tests("SluiceDocsTests", dependencies: [
+            "Sluice", "SluiceConformanceKit", "SluiceCache", "SluiceTesting", "SluiceHTTPTypes", "SluiceTracing",
+            "SluiceMetrics", "SluiceOpenAPI", "HTTPBinAPI", .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Tracing", package: "swift-distributed-tracing"),
+            .product(name: "CoreMetrics", package: "swift-metrics"),
+            .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+        ]),
         tests("SluiceHTTPTypesTests", dependencies: [
             "SluiceHTTPTypes", "SluiceTransport", .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),

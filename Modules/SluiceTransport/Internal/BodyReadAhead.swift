@@ -159,13 +159,16 @@ final class BodyReadAhead: @unchecked Sendable {
 
     /// Stops delivering: what is buffered is dropped, and a read in flight is discarded when it returns.
     func close() {
-        state.withLock { state in
-            state.closed = true
+        let wasOpen = state.withLock { state -> Bool in
+            defer { state.closed = true }
             state.chunks.removeAll()
             state.buffered = 0
+            return !state.closed
         }
-        // A stream waiting for its producer (an async sequence) stops it and wakes the read in flight.
-        stream.stopReading()
+        // A stream waiting for its producer (an async sequence) stops it and wakes the read in flight. Only
+        // once: a later close (the transfer's deinit) may come after a new reader of the same stream, for
+        // the next hop, rewound it, and would stop that reader's producer.
+        if wasOpen { stream.stopReading() }
     }
 
     private func schedule(after delay: Duration?) {
