@@ -12,6 +12,10 @@ let package = Package(
         .package(name: "Sluice", path: "../.."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // The OpenAPI transports of the peers, for the generated client over each (openapi.sh).
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
     ],
     targets: [
         // One client run of the transport scenarios, for Sluice, URLSession and async-http-client;
@@ -34,6 +38,24 @@ let package = Package(
                 .product(name: "SluiceTransport", package: "Sluice"), .product(name: "SluiceCache", package: "Sluice"),
             ],
             path: "Cache"
+        ),
+        // The client generated from Tests/HTTPBinAPI/openapi.yaml (HTTPBinAPI links to that folder).
+        .target(
+            name: "HTTPBinAPI", dependencies: [.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
+            path: "HTTPBinAPI", exclude: ["openapi.yaml", "openapi-generator-config.yaml"]),
+        // That client over SluiceClientTransport, swift-openapi-async-http-client and swift-openapi-urlsession;
+        // Tools/Benchmarks/openapi.sh runs them in one run and compares them.
+        .executableTarget(
+            name: "openapi-client",
+            dependencies: [
+                "HTTPBinAPI",
+                .product(name: "SluiceOpenAPI", package: "Sluice"), .product(name: "SluiceTransport", package: "Sluice"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            path: "OpenAPIClient"
         ),
         // libcurl for the transport client's minimal Swift engine (MinimalCurlEngine).
         .systemLibrary(name: "CCurlBench", path: "CCurlBench", pkgConfig: "libcurl"),

@@ -452,6 +452,17 @@ nginx_locations() {
             return 302 /loop;
         }
 
+        # Two httpbin operations answered by nginx, for the OpenAPI client benchmark
+        # (Tools/Benchmarks/openapi.sh): what the server does is then not what is measured.
+        location = /openapi/get {
+            default_type application/json;
+            return 200 '{"args":{"count":"1","name":"bench"},"headers":{"Host":"127.0.0.1"},"origin":"127.0.0.1","url":"http://127.0.0.1/get?name=bench&count=1"}';
+        }
+        location = /openapi/bytes/1048576 {
+            default_type application/octet-stream;
+            alias "$WWW_DIR/files/1m.bin";
+        }
+
         # The same with a relative Location (nginx otherwise writes its own scheme and host).
         location = /relative-loop {
             absolute_redirect off;
