@@ -17,7 +17,7 @@ extension SluiceCore.HTTPRequest {
     ///   path (`CONNECT`), with a path that does not start with `/` (`OPTIONS *`), or with an
     ///   extended-`CONNECT` protocol;
     ///   ``SluiceError/Code/invalidURL`` for a scheme other than `http` or `https` or parts that make no
-    ///   URL; ``SluiceError/Code/invalidHeaderValue`` as ``SluiceCore/HTTPHeaders/init(_:)``.
+    ///   URL; ``SluiceError/Code/invalidHeaderValue`` as `HTTPHeaders.init(_:)` (from `HTTPFields`).
     public init(_ request: HTTPTypes.HTTPRequest, body: SluiceCore.HTTPBody = .none) throws(SluiceError) {
         guard request.extendedConnectProtocol == nil else {
             throw SluiceError(.httpTypesUnsupported, "an extended CONNECT request (:protocol \(request.extendedConnectProtocol ?? "")) cannot be sent")

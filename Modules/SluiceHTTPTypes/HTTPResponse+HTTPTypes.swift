@@ -11,7 +11,7 @@ extension SluiceCore.HTTPResponse {
     ///     its code) and is left out.
     ///   - url: The URL the response answered. Default `nil`.
     ///   - httpVersion: The protocol version. Default HTTP/1.1.
-    /// - Throws: ``SluiceError/Code/invalidHeaderValue`` as ``SluiceCore/HTTPHeaders/init(_:)``.
+    /// - Throws: ``SluiceError/Code/invalidHeaderValue`` as `HTTPHeaders.init(_:)` (from `HTTPFields`).
     public init(
         _ response: HTTPTypes.HTTPResponse, url: URL? = nil, httpVersion: SluiceCore.HTTPVersion = .http1_1
     ) throws(SluiceError) {

@@ -19,7 +19,7 @@ extension HTTPTransport {
     ///   - destination: Where the response body goes. Default `.memory`.
     ///   - events: Who hears of the exchange as it runs. Default none.
     /// - Returns: The final response head (after redirects) and the body.
-    /// - Throws: What ``SluiceCore/HTTPRequest/init(_:body:)`` throws for a head with no SluiceCore form,
+    /// - Throws: What `HTTPRequest.init(_:body:)` throws for a head with no SluiceCore form,
     ///   then what the transport throws (``SluiceError``; ``SluiceError/Code/cancelled`` when the calling
     ///   task is cancelled).
     public func send(

@@ -6,7 +6,7 @@ import Tracing
 /// and authentication round), with OpenTelemetry's HTTP client attributes, and the trace context injected
 /// into each hop's request header fields.
 ///
-/// Two layers, one for each place in the pipeline (``SessionConfiguration`` is in SluiceTransport):
+/// Two layers, one for each place in the pipeline (`SessionConfiguration` is in SluiceTransport):
 ///
 /// ```swift
 /// var configuration = SessionConfiguration()
@@ -20,7 +20,7 @@ import Tracing
 ///   has a task span and no hop span: it is not reported as a network call.
 /// - A hop span (kind `client`) covers one request on the network and its body. Its request carries the
 ///   trace context as the tracer's instrument writes it (W3C `traceparent` with an OpenTelemetry
-///   tracer); `http.request.resend_count` counts the hops before it. Put it above ``networkLayers``
+///   tracer); `http.request.resend_count` counts the hops before it. Put it above the `networkLayers`
 ///   that answer themselves (stubs) to see their answers too, marked with `sluice.response.source`.
 /// - Attributes: `http.request.method` (`_OTHER` and `http.request.method_original` for others),
 ///   `url.full` (user name and password left out), `server.address`, `server.port`,
@@ -32,9 +32,9 @@ import Tracing
 public struct HTTPTracingLayer: HTTPLayer {
     /// Where the layer sits, and so what its spans cover.
     public enum Scope: Sendable, Hashable {
-        /// In ``SessionConfiguration/layers``: one span per task.
+        /// In `SessionConfiguration.layers`: one span per task.
         case task
-        /// In ``SessionConfiguration/networkLayers``: one span per hop, and the trace context in its
+        /// In `SessionConfiguration.networkLayers`: one span per hop, and the trace context in its
         /// header fields.
         case hop
     }
@@ -54,12 +54,12 @@ public struct HTTPTracingLayer: HTTPLayer {
         self.tracer = tracer
     }
 
-    /// The task layer, for ``SessionConfiguration/layers``.
+    /// The task layer, for `SessionConfiguration.layers`.
     ///
     /// - Parameter tracer: The tracer. Default `nil`: the bootstrapped one.
     public static func task(tracer: (any Tracer)? = nil) -> HTTPTracingLayer { HTTPTracingLayer(.task, tracer: tracer) }
 
-    /// The hop layer, for ``SessionConfiguration/networkLayers``.
+    /// The hop layer, for `SessionConfiguration.networkLayers`.
     ///
     /// - Parameter tracer: The tracer. Default `nil`: the bootstrapped one.
     public static func hop(tracer: (any Tracer)? = nil) -> HTTPTracingLayer { HTTPTracingLayer(.hop, tracer: tracer) }

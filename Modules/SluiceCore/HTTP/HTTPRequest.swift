@@ -175,7 +175,7 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
     /// `HTTPRequest(url: "https://example.com/items")`.
     ///
     /// A literal that is not an absolute `http` or `https` URL with a host is a programming error and
-    /// traps, as `URL(string: "...")!` would. For a URL made at run time, use ``init(urlString:method:headers:body:timeout:)``,
+    /// traps, as `URL(string: "...")!` would. For a URL made at run time, use ``init(urlString:relativeTo:method:headers:body:timeout:)``,
     /// which throws instead.
     ///
     /// - Parameters: As ``init(url:method:headers:body:timeout:)-(URL,_,_,_,_)``, with `url` a string literal.
@@ -216,7 +216,7 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
     }
 
     /// Replaced: a literal needs no `try` (``init(url:method:headers:body:timeout:)-(StaticString,_,_,_,_)``);
-    /// a string made at run time goes through ``init(urlString:method:headers:body:timeout:)``.
+    /// a string made at run time goes through ``init(urlString:relativeTo:method:headers:body:timeout:)``.
     @available(*, unavailable, renamed: "init(urlString:method:headers:body:timeout:)",
         message: "a String made at run time: use init(urlString:), which throws; a literal needs no try")
     public init(
