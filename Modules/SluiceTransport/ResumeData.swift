@@ -54,6 +54,13 @@ public struct ResumeData: Sendable, Codable, Hashable {
     /// Creates resume data; normally ``SessionManager/cancel(_:producingResumeData:)`` makes it.
     ///
     /// - Parameters:
+    ///   - url: The URL of the download; the resumed request is a `GET` of it.
+    ///   - headers: The header fields to send again. When one of them is not a valid field, the resumed
+    ///     request is sent with none.
+    ///   - partialFilePath: The path of the file holding the bytes received so far; the resumed download
+    ///     continues it from its size.
+    ///   - validator: The response's `ETag` or `Last-Modified`, sent as `If-Range`; `nil` sends no
+    ///     `If-Range`.
     ///   - partialFileLength: The length the partial file must have. Default `nil`: not checked.
     ///   - partialFileModified: The modification time it must have. Default `nil`: not checked.
     public init(

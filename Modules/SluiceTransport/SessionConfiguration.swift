@@ -50,8 +50,21 @@ public struct SessionConfiguration: Sendable {
     /// the session's tasks); a request's ``HTTPRequest/shouldHandleCookies`` can turn them off for it.
     /// Default `true`.
     public var handlesCookies = true
-    /// A proxy such as `http://user:password@proxy.example:3128`, or `nil`. Default `nil`.
-    public var proxyURL: URL?
+    /// Whether and how requests use a proxy: the one the environment names (`http_proxy`,
+    /// `https_proxy`, `all_proxy`, `no_proxy`, read when the session is made), none, or a given one
+    /// (HTTP, HTTPS, SOCKS4, SOCKS5) with its credentials and bypass list. A request's own
+    /// ``HTTPRequest/proxy`` replaces it for that request. Default ``ProxyChoice/environment``.
+    public var proxy: ProxyChoice = .environment
+    /// ``proxy`` as a URL such as `http://user:password@proxy.example:3128`: the URL of a given proxy,
+    /// else `nil`. Setting a URL chooses that proxy; setting `nil` chooses ``ProxyChoice/environment``.
+    /// Default `nil`.
+    public var proxyURL: URL? {
+        get {
+            guard case .proxy(let proxy) = proxy else { return nil }
+            return proxy.url
+        }
+        set { proxy = newValue.map { .proxy(Proxy(url: $0)) } ?? .environment }
+    }
     /// Where and how connections are made: a Unix domain socket, host and port overrides, the local
     /// interface, the address family, `100-continue` for large bodies. A request's own
     /// ``HTTPRequest/connection`` replaces it for that request. Default ``ConnectionSettings/default``.

@@ -117,8 +117,10 @@ public final class SessionManager: Sendable, TaskController {
     /// - Throws: ``SluiceError`` for transport failures (HTTP error statuses are responses, not
     ///   errors), carrying the request, any response and the bytes received.
     ///
-    /// - Parameter didCreateTask: Called with the task before it starts, to follow its progress or
-    ///   keep it. Default `nil`.
+    /// - Parameters:
+    ///   - request: The request to send; ``HTTPRequest/body`` is sent as it is.
+    ///   - didCreateTask: Called with the task before it starts, to follow its progress or keep it.
+    ///     Default `nil`.
     public func data(
         for request: HTTPRequest, didCreateTask: (@Sendable (SessionTask) -> Void)? = nil
     ) async throws(SluiceError) -> DataResponse {
@@ -128,9 +130,12 @@ public final class SessionManager: Sendable, TaskController {
     /// Sends `request` with `body` (bytes, a file, or a stream pulled as it is sent) and collects the
     /// response body.
     ///
-    /// - Throws: As ``data(for:)``, plus body errors (``SluiceError/Code/bodyLengthMismatch``, file errors).
+    /// - Throws: As ``data(for:didCreateTask:)``, plus body errors (``SluiceError/Code/bodyLengthMismatch``,
+    ///   file errors).
     ///
     /// - Parameters:
+    ///   - request: The request to send; its own ``HTTPRequest/body`` is replaced by `body`.
+    ///   - body: The request body: bytes, a file, or a stream pulled as it is sent.
     ///   - didCreateTask: Called with the task before it starts. Default `nil`.
     ///   - progress: Called as bytes move (request body sent, response body received), on an
     ///     unspecified thread, never concurrently with itself; intermediate reports may be skipped when
@@ -148,10 +153,13 @@ public final class SessionManager: Sendable, TaskController {
     /// Downloads the body to a temporary file as it arrives, then moves it to where `destination`
     /// says. A failed download leaves no partial file behind.
     ///
-    /// - Throws: As ``data(for:)``, plus ``SluiceError/Code/downloadFailed`` when the file cannot be
+    /// - Throws: As ``data(for:didCreateTask:)``, plus ``SluiceError/Code/downloadFailed`` when the file cannot be
     ///   written or moved.
     ///
     /// - Parameters:
+    ///   - request: The request to send.
+    ///   - destination: Given the finished temporary file and the response, returns where the file goes;
+    ///     it is moved there, replacing a regular file already there (never a directory or a link).
     ///   - didCreateTask: Called with the task before it starts. Default `nil`.
     ///   - progress: Called as bytes arrive, as for ``upload(for:from:didCreateTask:progress:)``: on an
     ///     unspecified thread, and on success a last time, before this returns, with the final counts
@@ -176,6 +184,9 @@ public final class SessionManager: Sendable, TaskController {
     ///   file ends (the partial file is then kept).
     ///
     /// - Parameters:
+    ///   - resumeData: What ``cancel(_:producingResumeData:)`` returned: the URL and headers of the request
+    ///     (sent as a `GET`), the partial file and the validator.
+    ///   - destination: Where the finished file goes, as for ``download(for:to:didCreateTask:progress:)``.
     ///   - ifPartialFileChanged: What to do when the partial file is missing or changed. Default
     ///     ``ResumeData/PartialFilePolicy/fail``.
     ///   - progress: As for ``download(for:to:didCreateTask:progress:)``, counting from the bytes
@@ -195,7 +206,7 @@ public final class SessionManager: Sendable, TaskController {
     /// Starts `request` and returns when the response head has arrived, with the body as a stream of
     /// chunks that pauses the transfer while the consumer is behind.
     ///
-    /// - Throws: As ``data(for:)`` for failures before the head arrives; later failures end the stream.
+    /// - Throws: As ``data(for:didCreateTask:)`` for failures before the head arrives; later failures end the stream.
     public func bytes(for request: HTTPRequest) async throws(SluiceError) -> (ByteStream, HTTPResponse) {
         let (stream, response, _) = try await runStream(request: request, nil)
         return (stream, response)

@@ -5,6 +5,10 @@ extension SluiceError.Code {
     public static let cannotResolveHost: Self = "transport.cannotResolveHost"
     /// No connection could be made to the host.
     public static let cannotConnect: Self = "transport.cannotConnect"
+    /// The proxy refused the request or its credentials: a SOCKS proxy that rejected the user name and
+    /// password or the connection, or an HTTP proxy that answered a tunnel's `CONNECT` with an error status
+    /// (a plain request through an HTTP proxy gets the proxy's answer, `407` included, as its response).
+    public static let proxyRefused: Self = "transport.proxyRefused"
     /// The connection was not made within the connect timeout.
     public static let connectTimedOut: Self = "transport.connectTimedOut"
     /// No bytes moved for longer than the idle timeout.

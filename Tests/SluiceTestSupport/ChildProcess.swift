@@ -10,15 +10,21 @@ public enum ChildProcess {
         public let errors: String
     }
 
-    /// Runs the package executable `name` with `arguments`, the test's environment passed on.
+    /// Runs the package executable `name` with `arguments`, the test's environment passed on with
+    /// `environment`'s variables set (an empty value removes a variable).
     ///
     /// - Throws: A failed `#require` when the executable was not built; what `Process` throws.
-    public static func run(_ name: String, arguments: [String] = []) throws -> Outcome {
+    public static func run(_ name: String, arguments: [String] = [], environment: [String: String] = [:]) throws -> Outcome {
         let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name)
         try #require(FileManager.default.isExecutableFile(atPath: tool.path), "\(name) is not built: swift build --build-tests")
         let process = Process()
         process.executableURL = tool
         process.arguments = arguments
+        if !environment.isEmpty {
+            var variables = ProcessInfo.processInfo.environment
+            for (name, value) in environment { variables[name] = value.isEmpty ? nil : value }
+            process.environment = variables
+        }
         // Files, not pipes: nothing to drain while the child runs.
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-child-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -30,6 +30,11 @@ set_run_dir() { # DIR
     FAULTPROXY_PIDFILE="$RUN_DIR/faultproxy.launch.pid" # written by start.sh (process group leader)
     FAULTPROXY_READY="$RUN_DIR/faultproxy.ready"    # written by faultproxy.py once all its ports listen
     FAULTPROXY_LOG="$RUN_DIR/faultproxy.log"        # faultproxy.py's stdout: one line per connection
+    TINYPROXY_PIDFILE="$RUN_DIR/tinyproxy.launch.pid"   # written by start.sh (process group leader)
+    TINYPROXY_CONF="$RUN_DIR/tinyproxy.conf"
+    TINYPROXY_LOG="$RUN_DIR/tinyproxy.log"          # one line per connection and request (LogLevel Info)
+    SOCKS_PIDFILE="$RUN_DIR/microsocks.launch.pid"  # written by start.sh (process group leader)
+    SOCKS_LOG="$RUN_DIR/microsocks.log"             # microsocks' stdout: one line per connection made
     SERVERS_ENV="$RUN_DIR/servers.env"
     SERVERS_JSON="$RUN_DIR/servers.json"
 }

@@ -19,6 +19,9 @@ DEB_PACKAGES=(
     brotli
     zstd
     nginx-light
+    # Forward proxies for the proxy tests: HTTP with CONNECT, and SOCKS5.
+    tinyproxy
+    microsocks
     # nghttpd, a second HTTP/2 server: the prior-knowledge tests run it.
     nghttp2-server
     pkg-config

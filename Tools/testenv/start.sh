@@ -555,6 +555,7 @@ http {
         '"body_bytes_sent":\$body_bytes_sent,"connection":\$connection,'
         '"connection_requests":\$connection_requests,'
         '"ssl_protocol":"\$ssl_protocol","ssl_cipher":"\$ssl_cipher","ssl_client_verify":"\$ssl_client_verify",'
+        '"proxy_authorization":"\$http_proxy_authorization","via_proxy":"\$http_x_sluice_proxy",'
         '"request_time":\$request_time}';
     access_log "$NGINX_ACCESS_LOG" sluice;
 
@@ -660,6 +661,24 @@ $trust_blocks
         }
     }
 
+    # The same forward proxy over TLS (an HTTPS proxy: the client speaks TLS to the proxy itself).
+    server {
+        listen 127.0.0.1:$HTTPS_PROXY_PORT ssl;
+        server_name sluice-https-proxy;
+        ssl_certificate "$SERVER_CERT";
+        ssl_certificate_key "$SERVER_KEY";
+        location / {
+            if (\$http_proxy_authorization != "Basic cHJveHk6c2VjcmV0") {
+                add_header Proxy-Authenticate 'Basic realm="sluice"' always;
+                return 407;
+            }
+            proxy_set_header Proxy-Authorization "";
+            proxy_set_header X-Sluice-Proxy "https";
+            proxy_http_version 1.1;
+            proxy_pass http://\$http_host\$uri\$is_args\$args;
+        }
+    }
+
     # Answers the /upload requests proxied by the servers above.
     server {
         listen 127.0.0.1:$sink_port;
@@ -679,7 +698,8 @@ start_nginx() {
     local attempt deadline
     for attempt in 1 2 3; do
         read -r HTTP_PORT HTTPS_PORT MTLS_PORT SINK_PORT PROXY_PORT MTLS_STRICT_PORT \
-            CHAIN_PORT SELFSIGNED_PORT WRONGHOST_PORT EXPIRED_PORT NOTYETVALID_PORT H2C_PORT <<<"$(free_ports 12)"
+            CHAIN_PORT SELFSIGNED_PORT WRONGHOST_PORT EXPIRED_PORT NOTYETVALID_PORT H2C_PORT HTTPS_PROXY_PORT \
+            <<<"$(free_ports 13)"
         write_nginx_conf "$HTTP_PORT" "$HTTPS_PORT" "$MTLS_PORT" "$SINK_PORT" "$PROXY_PORT" "$MTLS_STRICT_PORT" \
             "$CHAIN_PORT" "$SELFSIGNED_PORT" "$WRONGHOST_PORT" "$EXPIRED_PORT" "$NOTYETVALID_PORT"
         : >"$NGINX_ERROR_LOG"
@@ -802,6 +822,68 @@ start_nginx
 start_faultproxy
 start_httpbin
 
+# --- Forward proxies -------------------------------------------------------------
+
+# tinyproxy, an HTTP proxy with CONNECT, requiring the Basic credentials proxy:secret; it logs each
+# connection and request line to TINYPROXY_LOG.
+start_tinyproxy() {
+    local attempt deadline
+    for attempt in 1 2 3; do
+        read -r TINYPROXY_PORT <<<"$(free_ports 1)"
+        printf '%s\n' "Port $TINYPROXY_PORT" "Listen 127.0.0.1" "Timeout 60" "MaxClients 200" \
+            "LogFile \"$TINYPROXY_LOG\"" "LogLevel Info" "BasicAuth proxy secret" "DisableViaHeader Yes" \
+            "Allow 127.0.0.1" >"$TINYPROXY_CONF"
+        : >"$TINYPROXY_LOG"
+        timeout --signal=TERM --kill-after=10 "$LIFETIME" tinyproxy -d -c "$TINYPROXY_CONF" \
+            </dev/null >>"$RUN_DIR/tinyproxy-stdout.log" 2>&1 &
+        write_launch_pidfile "$TINYPROXY_PIDFILE" "$!"
+        log "tinyproxy started (pid $!): http proxy $TINYPROXY_PORT"
+        deadline=$((SECONDS + START_TIMEOUT))
+        if wait_ready "$TINYPROXY_PIDFILE" "$deadline" -x "http://proxy:secret@127.0.0.1:$TINYPROXY_PORT" \
+            "http://127.0.0.1:$HTTP_PORT/status"; then
+            return 0
+        fi
+        if ((attempt < 3)); then
+            log "tinyproxy: not ready on port $TINYPROXY_PORT; retrying with a new port"
+            "$TESTENV_SCRIPTS/stop.sh" --only tinyproxy >/dev/null
+            continue
+        fi
+        show_log "$TINYPROXY_LOG"
+        show_log "$RUN_DIR/tinyproxy-stdout.log"
+        die "tinyproxy did not become ready within ${START_TIMEOUT} s"
+    done
+}
+
+# microsocks, a SOCKS5 proxy requiring the user name sock and the password secret; it prints a line per
+# connection it makes to SOCKS_LOG.
+start_socks() {
+    local attempt deadline
+    for attempt in 1 2 3; do
+        read -r SOCKS_PORT <<<"$(free_ports 1)"
+        echo "$SOCKS_PORT" >"$RUN_DIR/microsocks.port"
+        : >"$SOCKS_LOG"
+        timeout --signal=TERM --kill-after=10 "$LIFETIME" microsocks -i 127.0.0.1 -p "$SOCKS_PORT" -u sock -P secret \
+            </dev/null >>"$SOCKS_LOG" 2>&1 &
+        write_launch_pidfile "$SOCKS_PIDFILE" "$!"
+        log "microsocks started (pid $!): socks5 proxy $SOCKS_PORT"
+        deadline=$((SECONDS + START_TIMEOUT))
+        if wait_ready "$SOCKS_PIDFILE" "$deadline" -x "socks5://sock:secret@127.0.0.1:$SOCKS_PORT" \
+            "http://127.0.0.1:$HTTP_PORT/status"; then
+            return 0
+        fi
+        if ((attempt < 3)); then
+            log "microsocks: not ready on port $SOCKS_PORT; retrying with a new port"
+            "$TESTENV_SCRIPTS/stop.sh" --only socks >/dev/null
+            continue
+        fi
+        show_log "$SOCKS_LOG"
+        die "microsocks did not become ready within ${START_TIMEOUT} s"
+    done
+}
+
+start_tinyproxy
+start_socks
+
 # --- Addresses for the tests ----------------------------------------------------
 KEYS=(
     SLUICE_HTTP_URL SLUICE_HTTPS_URL SLUICE_MTLS_URL SLUICE_HTTPBIN_URL SLUICE_PROXY_URL
@@ -811,7 +893,8 @@ KEYS=(
     SLUICE_CHAIN_URL SLUICE_SELFSIGNED_URL SLUICE_WRONGHOST_URL SLUICE_EXPIRED_URL SLUICE_NOTYETVALID_URL
     SLUICE_SERVER_CERT SLUICE_CHAIN_CERT SLUICE_SELFSIGNED_CERT SLUICE_WRONGHOST_CERT SLUICE_EXPIRED_CERT
     SLUICE_NOTYETVALID_CERT SLUICE_CLIENT_KEY_ENCRYPTED SLUICE_CLIENT_KEY_PASSPHRASE SLUICE_H2C_URL
-    SLUICE_CLIENT_P12 SLUICE_HTTP_UNIX_SOCKET SLUICE_PYTHON
+    SLUICE_CLIENT_P12 SLUICE_HTTP_UNIX_SOCKET SLUICE_HTTPS_PROXY_URL SLUICE_TINYPROXY_URL SLUICE_TINYPROXY_LOG
+    SLUICE_SOCKS_URL SLUICE_SOCKS_LOG SLUICE_PYTHON
 )
 # The Python of the test environment, for the small servers a test starts itself (edgeserver.py).
 SLUICE_PYTHON="$VENV_PY"
@@ -841,6 +924,11 @@ SLUICE_CLIENT_KEY_ENCRYPTED="$CERTS_DIR/client-encrypted.key"
 SLUICE_CLIENT_KEY_PASSPHRASE="sluice-test-passphrase"
 SLUICE_CLIENT_P12="$CERTS_DIR/client.p12"
 SLUICE_HTTP_UNIX_SOCKET="$RUN_DIR/nginx-http.sock"
+SLUICE_HTTPS_PROXY_URL="https://127.0.0.1:$HTTPS_PROXY_PORT"
+SLUICE_TINYPROXY_URL="http://127.0.0.1:$TINYPROXY_PORT"
+SLUICE_TINYPROXY_LOG="$TINYPROXY_LOG"
+SLUICE_SOCKS_URL="socks5://127.0.0.1:$SOCKS_PORT"
+SLUICE_SOCKS_LOG="$SOCKS_LOG"
 SLUICE_H2C_URL="http://127.0.0.1:$H2C_PORT"
 # One key per fault: SLUICE_FAULT_<NAME>_URL, NAME upper-cased with - as _.
 for i in "${!FAULTS[@]}"; do

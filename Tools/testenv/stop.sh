@@ -10,7 +10,7 @@
 # left after $SLUICE_TESTENV_STOP_GRACE seconds (default 10) gets KILL. Exits
 # non-zero if a process survives.
 #
-# Usage: stop.sh [--only nginx|httpbin|faultproxy]
+# Usage: stop.sh [--only nginx|httpbin|faultproxy|tinyproxy|socks]
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
@@ -18,7 +18,7 @@ ONLY=""
 while (($#)); do
     case "$1" in
         --only)
-            [[ $# -ge 2 ]] || die "--only needs nginx, httpbin or faultproxy"
+            [[ $# -ge 2 ]] || die "--only needs nginx, httpbin, faultproxy, tinyproxy or socks"
             ONLY="$2"
             shift 2
             ;;
@@ -29,7 +29,7 @@ while (($#)); do
         *) die "unknown argument: $1" ;;
     esac
 done
-case "$ONLY" in "" | nginx | httpbin | faultproxy) ;; *) die "--only takes nginx, httpbin or faultproxy" ;; esac
+case "$ONLY" in "" | nginx | httpbin | faultproxy | tinyproxy | socks) ;; *) die "--only takes nginx, httpbin, faultproxy, tinyproxy or socks" ;; esac
 
 GRACE="${SLUICE_TESTENV_STOP_GRACE:-10}"
 [[ "$GRACE" =~ ^[0-9]+$ ]] || die "SLUICE_TESTENV_STOP_GRACE must be a number of seconds"
@@ -54,6 +54,14 @@ is_ours() { # SERVICE PID
         faultproxy)
             # Its command line names the ready file in this run directory.
             case "$cmd" in *faultproxy.py*"$FAULTPROXY_READY"*) return 0 ;; esac
+            ;;
+        tinyproxy)
+            # Its command line names its configuration in this run directory.
+            case "$cmd" in *tinyproxy*"$TINYPROXY_CONF"*) return 0 ;; esac
+            ;;
+        socks)
+            # microsocks' command line holds no path: its port, recorded in the run directory, tells.
+            [[ -f "$RUN_DIR/microsocks.port" ]] && case "$cmd" in *microsocks*"-p $(cat "$RUN_DIR/microsocks.port")"*) return 0 ;; esac
             ;;
     esac
     return 1
@@ -102,6 +110,8 @@ SERVICES=()
 [[ -z "$ONLY" || "$ONLY" == nginx ]] && SERVICES+=(nginx)
 [[ -z "$ONLY" || "$ONLY" == httpbin ]] && SERVICES+=(httpbin)
 [[ -z "$ONLY" || "$ONLY" == faultproxy ]] && SERVICES+=(faultproxy)
+[[ -z "$ONLY" || "$ONLY" == tinyproxy ]] && SERVICES+=(tinyproxy)
+[[ -z "$ONLY" || "$ONLY" == socks ]] && SERVICES+=(socks)
 
 for svc in "${SERVICES[@]}"; do
     case "$svc" in
@@ -109,6 +119,8 @@ for svc in "${SERVICES[@]}"; do
         httpbin) collect httpbin "$HTTPBIN_PIDFILE" "$HTTPBIN_MASTER_PIDFILE" ;;
         # No master pid file: the proxy is one process, the launcher's child.
         faultproxy) collect faultproxy "$FAULTPROXY_PIDFILE" "" ;;
+        tinyproxy) collect tinyproxy "$TINYPROXY_PIDFILE" "" ;;
+        socks) collect socks "$SOCKS_PIDFILE" "" ;;
     esac
 done
 
@@ -163,6 +175,8 @@ for svc in "${SERVICES[@]}"; do
         nginx) rm -f "$NGINX_PIDFILE" "$NGINX_MASTER_PIDFILE" ;;
         httpbin) rm -f "$HTTPBIN_PIDFILE" "$HTTPBIN_MASTER_PIDFILE" ;;
         faultproxy) rm -f "$FAULTPROXY_PIDFILE" "$FAULTPROXY_READY" ;;
+        tinyproxy) rm -f "$TINYPROXY_PIDFILE" ;;
+        socks) rm -f "$SOCKS_PIDFILE" "$RUN_DIR/microsocks.port" ;;
     esac
 done
 rm -f "$SERVERS_ENV" "$SERVERS_JSON"
@@ -175,6 +189,8 @@ for svc in "${SERVICES[@]}"; do
         nginx) patterns+=("$NGINX_CONF") ;;
         httpbin) patterns+=("$HTTPBIN_MASTER_PIDFILE") ;;
         faultproxy) patterns+=("$FAULTPROXY_READY") ;;
+        tinyproxy) patterns+=("$TINYPROXY_CONF") ;;
+        socks) ;;
     esac
 done
 leftover=""

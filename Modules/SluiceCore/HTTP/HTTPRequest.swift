@@ -41,6 +41,7 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
         var redirectPolicy: RedirectPolicy?
         var resourceTimeout: TimeInterval?
         var connection: ConnectionSettings?
+        var proxy: ProxyChoice?
 
         init(url: URL, method: HTTPMethod, headers: HTTPHeaders, body: HTTPBody, timeout: TimeInterval?) {
             self.url = url
@@ -59,6 +60,7 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
             copy.redirectPolicy = redirectPolicy
             copy.resourceTimeout = resourceTimeout
             copy.connection = connection
+            copy.proxy = proxy
             return copy
         }
     }
@@ -151,6 +153,13 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
     public var connection: ConnectionSettings? {
         get { storage.connection }
         _modify { yield &unique().connection }
+    }
+
+    /// This request's proxy choice, in place of the session's for it and its redirects; `nil` uses the
+    /// session's. Default `nil`.
+    public var proxy: ProxyChoice? {
+        get { storage.proxy }
+        _modify { yield &unique().proxy }
     }
 
     /// ``isSafeToRepeat``, or the method's idempotence when it is `nil`.

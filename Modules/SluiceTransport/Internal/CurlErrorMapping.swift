@@ -37,6 +37,11 @@ enum CurlErrorMapping {
             return (.cannotResolveHost, "cannot resolve the host name")
         case CURLE_COULDNT_CONNECT:
             return (.cannotConnect, "cannot connect to the host")
+        case CURLE_PROXY:
+            return (.proxyRefused, "the proxy refused the connection or its credentials")
+        case CURLE_RECV_ERROR where message.hasPrefix("CONNECT tunnel failed"),
+            CURLE_COULDNT_CONNECT where message.hasPrefix("CONNECT tunnel failed"):
+            return (.proxyRefused, "the proxy refused the tunnel (\(message))")
         case CURLE_INTERFACE_FAILED:
             return (.cannotConnect, "cannot connect from the local interface or address asked for")
         case CURLE_OPERATION_TIMEDOUT:

@@ -44,7 +44,7 @@ enum EasyHandleOptions {
             credential.user.withCString { _ = sluice_easy_setopt_string(easy, CURLOPT_USERNAME, $0) }
             credential.password.withCString { _ = sluice_easy_setopt_string(easy, CURLOPT_PASSWORD, $0) }
         }
-        if let proxy = setup.proxy { proxy.withCString { _ = sluice_easy_setopt_string(easy, CURLOPT_PROXY, $0) } }
+        applyProxy(setup.proxy, to: easy)
         if setup.startsCookieEngine { sluice_easy_setopt_string(easy, CURLOPT_COOKIEFILE, "") }
         if setup.usesLargeReceiveBuffer { sluice_easy_setopt_long(easy, CURLOPT_BUFFERSIZE, 512 * 1024) }
         if setup.usesOwnConnection {
@@ -52,6 +52,25 @@ enum EasyHandleOptions {
             sluice_easy_setopt_long(easy, CURLOPT_FORBID_REUSE, 1)
         }
         applyConnection(setup, to: easy)
+    }
+
+    /// The proxy, or none: an empty `CURLOPT_PROXY` keeps curl from reading the environment itself.
+    private static func applyProxy(_ route: ProxyRoute, to easy: UnsafeMutableRawPointer) {
+        guard case .proxy(let proxy) = route else {
+            sluice_easy_setopt_string(easy, CURLOPT_PROXY, "")
+            return
+        }
+        proxy.url.absoluteString.withCString { _ = sluice_easy_setopt_string(easy, CURLOPT_PROXY, $0) }
+        if let user = proxy.user {
+            user.withCString { _ = sluice_easy_setopt_string(easy, CURLOPT_PROXYUSERNAME, $0) }
+            (proxy.password ?? "").withCString { _ = sluice_easy_setopt_string(easy, CURLOPT_PROXYPASSWORD, $0) }
+        }
+        if let trusted = proxy.trustedCertificatesPEM {
+            trusted.withUnsafeBytes { bytes in
+                _ = sluice_easy_setopt_blob(easy, CURLOPT_PROXY_CAINFO_BLOB, UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count)
+            }
+            sluice_easy_setopt_string(easy, CURLOPT_PROXY_CAPATH, nil)
+        }
     }
 
     /// Where the connection goes and how: a Unix socket, overrides, the interface, the address family.

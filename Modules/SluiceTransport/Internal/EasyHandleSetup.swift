@@ -43,7 +43,8 @@ struct EasyHandleSetup {
     var checksConnectionBeforeSending: Bool
     /// Credentials for the server's challenge, given to this origin only.
     var credential: Credential?
-    var proxy: String?
+    /// Directly (curl told not to read the environment itself), or through a proxy.
+    var proxy: ProxyRoute
     /// Turn the handle's cookie engine on (`CURLOPT_COOKIEFILE`).
     var startsCookieEngine: Bool
     /// A 512 KiB receive buffer, for downloads and streams.

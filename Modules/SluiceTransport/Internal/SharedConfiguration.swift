@@ -15,8 +15,12 @@ final class SharedConfiguration: Sendable {
     /// gives each request to them a connection of its own (``Transfer``'s prior-knowledge workaround).
     private let priorKnowledgeReuseBroken = Locked<Set<String>>([])
 
-    init(_ value: SessionConfiguration) {
+    /// The proxy variables of the environment when the session was made (``ProxyChoice/environment``).
+    let proxyEnvironment: ProxyRoute.Environment
+
+    init(_ value: SessionConfiguration, proxyEnvironment: ProxyRoute.Environment = .current) {
         self.value = value
+        self.proxyEnvironment = proxyEnvironment
         tls = CurlTLSOptions(value.tls)
         var byHost: [String: CurlTLSOptions] = [:]
         for (host, settings) in value.tlsByHost {

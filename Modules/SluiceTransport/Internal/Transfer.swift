@@ -382,8 +382,11 @@ final class Transfer: @unchecked Sendable {
         if prepared.overTLS, let problem = tls.problem {
             throw SluiceError(.invalidSecurityPolicy, problem, request: request)
         }
+        let proxyRoute: ProxyRoute
         do throws(SluiceError) {
             try prepared.connection.validate()
+            proxyRoute = try ProxyRoute.route(
+                for: request.url, choice: request.proxy ?? configuration.proxy, environment: sharedConfiguration.proxyEnvironment)
         } catch {
             throw SluiceError(error.code, error.message, request: request)
         }
@@ -418,7 +421,7 @@ final class Transfer: @unchecked Sendable {
                 || !request.mayBeRepeated,
             // Credentials go to the original origin only.
             credential: hop.credential,
-            proxy: configuration.proxyURL?.absoluteString, startsCookieEngine: startingCookieEngine,
+            proxy: proxyRoute, startsCookieEngine: startingCookieEngine,
             usesLargeReceiveBuffer: hop.destination != .memory,
             usesOwnConnection: usesPriorKnowledge
                 && (attempts.resentOnOwnConnection || sharedConfiguration.avoidsReusingPriorKnowledge(to: Self.origin(request.url))))

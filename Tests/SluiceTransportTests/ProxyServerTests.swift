@@ -1,0 +1,148 @@
+import Foundation
+import SluiceConformance
+import SluiceCore
+import SluiceTestSupport
+import Testing
+
+@testable import SluiceTransport
+
+/// Requests through real proxies the test environment runs: tinyproxy (HTTP, CONNECT for https),
+/// microsocks (SOCKS5 with a user name and password), and nginx over TLS (an HTTPS proxy). The proxies'
+/// logs show what went through them; nginx's log shows that proxy credentials never reached the origin.
+@Suite("Proxies: tinyproxy, microsocks, an HTTPS proxy", .serialized)
+struct ProxyServerTests {
+    static func value(_ key: String) throws -> String {
+        try #require(TestEnvironment.requireServers().values[key], "\(key) is not set: start the servers with \(ServerEnvironment.startCommand)")
+    }
+
+    static func proxy(_ key: String, user: String?, password: String?, bypass: [String] = []) throws -> Proxy {
+        var proxy = Proxy(url: URL(string: try value(key))!, user: user, password: password, bypass: bypass)
+        if key == "SLUICE_HTTPS_PROXY_URL" {
+            proxy.trustedCertificatesPEM = try Data(contentsOf: URL(fileURLWithPath: try #require(TestEnvironment.requireServers().caFile)))
+        }
+        return proxy
+    }
+
+    /// The lines of the log at `key` that contain `text`, waited for up to 5 s when `expecting` some.
+    static func lines(of key: String, containing text: String, expecting: Bool = true) async throws -> [String] {
+        let path = try value(key)
+        func read() throws -> [String] {
+            try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init).filter { $0.contains(text) }
+        }
+        if expecting { for _ in 0..<250 where try read().isEmpty { try await Task.sleep(for: .milliseconds(20)) } }
+        return try read()
+    }
+
+    /// nginx's log lines for `uri`: what the origin saw.
+    static func originSaw(_ uri: String) async throws -> [[String: Any]] {
+        try await lines(of: "SLUICE_NGINX_ACCESS_LOG", containing: uri).compactMap {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+
+    static func unique(_ path: String = "/status") -> String { "\(path)?run=\(UUID().uuidString)" }
+
+    @Test("http and https URLs through tinyproxy with credentials: forwarded, and tunnelled with CONNECT; the origin never sees them")
+    func httpProxy() async throws {
+        let proxy = try Self.proxy("SLUICE_TINYPROXY_URL", user: "proxy", password: "secret")
+        let session = try Transport.session { $0.proxy = .proxy(proxy) }
+        defer { session.invalidate(cancelingTasks: true) }
+
+        let plain = Self.unique()
+        #expect(try await session.data(for: Transport.request(.http, plain)).response.statusCode == 200)
+        #expect(try await Self.lines(of: "SLUICE_TINYPROXY_LOG", containing: "GET http://127.0.0.1").contains { $0.contains(plain) })
+        #expect(try await Self.originSaw(plain).allSatisfy { ($0["proxy_authorization"] as? String) == "" })
+
+        let secure = Self.unique()
+        let https = try TestEnvironment.url(for: .https)
+        #expect(try await session.data(for: Transport.request(.https, secure)).response.statusCode == 200)
+        #expect(try await !Self.lines(of: "SLUICE_TINYPROXY_LOG", containing: "CONNECT 127.0.0.1:\(https.port!)").isEmpty)
+        let seen = try await Self.originSaw(secure)
+        #expect(seen.count == 1 && seen.allSatisfy { ($0["proxy_authorization"] as? String) == "" })
+    }
+
+    @Test("tinyproxy without credentials: a plain request gets its 407, a tunnel is proxyRefused")
+    func refused() async throws {
+        let proxy = try Self.proxy("SLUICE_TINYPROXY_URL", user: nil, password: nil)
+        let session = try Transport.session { $0.proxy = .proxy(proxy) }
+        defer { session.invalidate(cancelingTasks: true) }
+        #expect(try await session.data(for: Transport.request(.http, Self.unique())).response.statusCode == 407)
+        let error = await #expect(throws: SluiceError.self) { try await session.data(for: Transport.request(.https, Self.unique())) }
+        #expect(error?.code == .proxyRefused)
+    }
+
+    @Test("SOCKS5 with a user name and password; SOCKS5h hands the proxy the name; wrong credentials are proxyRefused")
+    func socks() async throws {
+        let http = try TestEnvironment.url(for: .http)
+        var local = try Self.proxy("SLUICE_SOCKS_URL", user: "sock", password: "secret")
+        let byName = HTTPRequest(url: URL(string: "http://localhost:\(http.port!)\(Self.unique())")!)
+
+        let resolvingHere = try Transport.session { $0.proxy = .proxy(local) }
+        defer { resolvingHere.invalidate(cancelingTasks: true) }
+        #expect(try await resolvingHere.data(for: byName).response.statusCode == 200)
+        #expect(try await !Self.lines(of: "SLUICE_SOCKS_LOG", containing: "connected to 127.0.0.1:\(http.port!)").isEmpty)
+
+        var remote = local
+        remote.url = URL(string: local.url.absoluteString.replacingOccurrences(of: "socks5://", with: "socks5h://"))!
+        let resolvingThere = try Transport.session { $0.proxy = .proxy(remote) }
+        defer { resolvingThere.invalidate(cancelingTasks: true) }
+        #expect(try await resolvingThere.data(for: byName).response.statusCode == 200)
+        #expect(try await !Self.lines(of: "SLUICE_SOCKS_LOG", containing: "connected to localhost:\(http.port!)").isEmpty)
+
+        local.password = "wrong"
+        let refused = try Transport.session { $0.proxy = .proxy(local) }
+        defer { refused.invalidate(cancelingTasks: true) }
+        let error = await #expect(throws: SluiceError.self) { try await refused.data(for: byName) }
+        #expect(error?.code == .proxyRefused)
+    }
+
+    @Test("an HTTPS proxy (TLS to the proxy, its CA given): the request goes through it")
+    func httpsProxy() async throws {
+        let proxy = try Self.proxy("SLUICE_HTTPS_PROXY_URL", user: "proxy", password: "secret")
+        let session = try Transport.session { $0.proxy = .proxy(proxy) }
+        defer { session.invalidate(cancelingTasks: true) }
+        let result = try await session.data(for: Transport.request(.httpbin, "/headers"))
+        let headers = try Transport.json(result.data)["headers"] as? [String: String]
+        #expect(headers?["X-Sluice-Proxy"] == "https")
+        #expect(headers?["Proxy-Authorization"] == nil)
+    }
+
+    @Test("the bypass list and per-request choices: a bypassed host and a direct request skip the proxy; a request may pick its own")
+    func choices() async throws {
+        let proxy = try Self.proxy("SLUICE_TINYPROXY_URL", user: "proxy", password: "secret", bypass: ["127.0.0.1"])
+        let session = try Transport.session { $0.proxy = .proxy(proxy) }
+        defer { session.invalidate(cancelingTasks: true) }
+        let bypassed = Self.unique()
+        #expect(try await session.data(for: Transport.request(.http, bypassed)).response.statusCode == 200)
+        #expect(try await Self.originSaw(bypassed).count == 1)
+        #expect(try await Self.lines(of: "SLUICE_TINYPROXY_LOG", containing: bypassed, expecting: false).isEmpty)
+
+        let direct = try Transport.session { $0.proxy = .direct }
+        defer { direct.invalidate(cancelingTasks: true) }
+        var routed = try Transport.request(.http, Self.unique())
+        routed.proxy = .proxy(try Self.proxy("SLUICE_TINYPROXY_URL", user: "proxy", password: "secret"))
+        #expect(try await direct.data(for: routed).response.statusCode == 200)
+        #expect(try await !Self.lines(of: "SLUICE_TINYPROXY_LOG", containing: routed.url.query!).isEmpty)
+    }
+
+    @Test("the environment: http_proxy is used by default, no_proxy skips it (a child process with its own environment)")
+    func environment() async throws {
+        let caFile = try #require(TestEnvironment.requireServers().caFile)
+        let tinyproxy = URL(string: try Self.value("SLUICE_TINYPROXY_URL"))!
+        let proxyURL = "http://proxy:secret@\(tinyproxy.host!):\(tinyproxy.port!)"
+        let through = Self.unique()
+        let outcome = try ChildProcess.run(
+            "sluice-exit-probe", arguments: [try TestEnvironment.url(for: .http).absoluteString + through, caFile, "1", "release"],
+            environment: ["http_proxy": proxyURL, "no_proxy": "", "NO_PROXY": ""])
+        #expect(outcome.status == 0, "\(outcome.errors)")
+        #expect(try await !Self.lines(of: "SLUICE_TINYPROXY_LOG", containing: through).isEmpty)
+
+        let around = Self.unique()
+        let skipped = try ChildProcess.run(
+            "sluice-exit-probe", arguments: [try TestEnvironment.url(for: .http).absoluteString + around, caFile, "1", "release"],
+            environment: ["http_proxy": proxyURL, "no_proxy": "localhost,127.0.0.1"])
+        #expect(skipped.status == 0, "\(skipped.errors)")
+        #expect(try await Self.originSaw(around).count == 1)
+        #expect(try await Self.lines(of: "SLUICE_TINYPROXY_LOG", containing: around, expecting: false).isEmpty)
+    }
+}
