@@ -24,6 +24,9 @@ struct HopAttemptsTests {
          .sendAgain(ownConnection: true)),
         ("a framing error before sending on a new connection",
          Facts(curlSucceeded: false, priorKnowledgeFramingErrorBeforeSending: true), .fail),
+        ("417 to Expect: 100-continue, before the body", Facts(curlSucceeded: false, expectationRefused: true),
+         .sendAgain(ownConnection: false)),
+        ("417 to Expect after a callback failed", Facts(curlSucceeded: false, callbackFailed: true, expectationRefused: true), .fail),
         ("a framing error after a callback failed",
          Facts(curlSucceeded: false, callbackFailed: true, reusedConnection: true,
                priorKnowledgeFramingErrorBeforeSending: true), .fail),
@@ -50,6 +53,17 @@ struct HopAttemptsTests {
         #expect(attempts.ended(died) == .sendAgain(ownConnection: false))
         attempts.attemptStarted()
         #expect(attempts.ended(died) == .fail)
+    }
+
+    @Test("a 417 to Expect sends the request again once, without it")
+    func expectationOnce() {
+        var attempts = HopAttempts()
+        let refused = Facts(curlSucceeded: false, expectationRefused: true)
+        attempts.attemptStarted()
+        #expect(attempts.ended(refused) == .sendAgain(ownConnection: false))
+        #expect(attempts.resentWithoutExpectation)
+        attempts.attemptStarted()
+        #expect(attempts.ended(refused) == .fail)
     }
 
     @Test("a byte of an answer means the connection did not die unanswered: no sending again")

@@ -30,6 +30,9 @@ struct HopAttempts: Equatable {
         var reusedConnection = false
         /// The request may be sent twice (``HTTPRequest/mayBeRepeated``).
         var mayBeRepeated = true
+        /// The server answered the request's `Expect: 100-continue` with `417 Expectation Failed`, before
+        /// its body went out; the transfer ended the attempt there.
+        var expectationRefused = false
         /// curl failed with an HTTP/2 framing error on a clear-text connection with prior knowledge
         /// before a byte of the request went out (libcurl 7.88's failure on reused connections to some
         /// servers).
@@ -40,6 +43,8 @@ struct HopAttempts: Equatable {
     private(set) var staleConnection = StaleConnectionRetry()
     /// Whether the request was sent again on a connection of its own after a framing error.
     private(set) var resentOnOwnConnection = false
+    /// Whether the request was sent again without `Expect: 100-continue` after a 417.
+    private(set) var resentWithoutExpectation = false
 
     /// A new attempt starts on a new handle.
     mutating func attemptStarted() { staleConnection.attemptStarted() }
@@ -54,6 +59,11 @@ struct HopAttempts: Equatable {
 
     /// The attempt ended: what follows.
     mutating func ended(_ facts: Facts) -> Action {
+        if facts.expectationRefused, !facts.callbackFailed, !resentWithoutExpectation {
+            // The body never went out: the same request once more, without asking.
+            resentWithoutExpectation = true
+            return .sendAgain(ownConnection: false)
+        }
         if facts.priorKnowledgeFramingErrorBeforeSending, !facts.callbackFailed, facts.reusedConnection,
             !resentOnOwnConnection
         {

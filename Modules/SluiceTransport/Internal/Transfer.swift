@@ -84,6 +84,13 @@ final class Transfer: @unchecked Sendable {
     private var connectToList: UnsafeMutablePointer<curl_slist>?
     /// Whether ``headerList`` begins with `Content-Type:`, which keeps curl from adding its own.
     private var headerListRemovesContentType = false
+    /// The `Expect` line ``headerList`` holds.
+    private var headerListExpect: String?
+    /// The server answered `417 Expectation Failed` to this hop's `Expect: 100-continue`: the request
+    /// goes out again without it (once).
+    private var expectationRefused = false
+    /// This attempt's answer was that 417, which ends the attempt before its head is reported.
+    private var attemptRefusedExpectation = false
     private var bodyStream: (any BodyStream)?
     /// Reads a caller's body stream off the engine thread (``HTTPBody/stream(_:)`` bodies only: Sluice's
     /// own byte and file streams are read here, as they cannot block).
@@ -167,7 +174,8 @@ final class Transfer: @unchecked Sendable {
         // The head's buffer is made here, on the thread that starts the task, not by the engine.
         headParser = ResponseHeadParser(maximumInterimResponses: configuration.value.maximumInterimResponses)
         metrics.transactions.reserveCapacity(1)
-        headerList = Self.makeHeaderList(prepared.headerLines, removingContentType: false)
+        headerList = Self.makeHeaderList(prepared.headerLines, removingContentType: false, expect: prepared.expectLine)
+        headerListExpect = prepared.expectLine
         for override in prepared.connection.overrides {
             connectToList = override.description.withCString { curl_slist_append(connectToList, $0) }
         }
@@ -247,6 +255,10 @@ final class Transfer: @unchecked Sendable {
         let connection: ConnectionSettings
         /// The Unix socket the connection goes to: an `http+unix` URL's host, else the settings'.
         let unixSocketPath: String?
+        /// The `Expect` line curl gets: `Expect:` (curl adds none and sends the body at once),
+        /// `Expect: 100-continue` (a body at the settings' threshold waits for the server), or `nil`
+        /// when the request carries its own `Expect` field or no body.
+        let expectLine: String?
 
         /// Reads the configuration in place (`shared.value`): a copy of it costs a retain and a release
         /// of each of its many fields. The headers are the request's as the pipeline's bridge left them
@@ -274,9 +286,19 @@ final class Transfer: @unchecked Sendable {
             if headers.contains("Content-Length") { headers.remove("Content-Length") }
             if headers.contains("Transfer-Encoding") { headers.remove("Transfer-Encoding") }
             var lines: [String] = []
-            lines.reserveCapacity(headers.count + 1)
-            // No 100-continue round trip unless the caller asks for it (curl only adds one for a body).
-            if request.body.isPresent, !headers.contains("Expect") { lines.append("Expect:") }
+            lines.reserveCapacity(headers.count)
+            // No 100-continue round trip unless the settings ask for one for a body of this size (curl
+            // would add one itself to bodies over 1 MiB); a request's own Expect field is sent as it is.
+            if request.body.isPresent, !headers.contains("Expect") {
+                let waits = connection.expectContinueThreshold.map { threshold in
+                    // A body of unknown length (or whose file cannot be read now, which fails later) waits.
+                    let length = (try? request.body.contentLength()) ?? nil
+                    return length.map { $0 >= threshold } ?? true
+                } ?? false
+                expectLine = waits ? Self.expectContinue : "Expect:"
+            } else {
+                expectLine = nil
+            }
             for header in headers {
                 // An empty value needs curl's "Name;" form, or curl would drop the header.
                 lines.append(header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)")
@@ -284,6 +306,9 @@ final class Transfer: @unchecked Sendable {
             headerLines = lines
             hasContentType = headers.contains("Content-Type")
         }
+
+        /// The line that asks the server for `100 Continue`.
+        static let expectContinue = "Expect: 100-continue"
 
         /// What follows the authority in `url`'s text: the path, query and fragment as written.
         private static func pathAndQuery(of url: URL) -> String {
@@ -354,6 +379,7 @@ final class Transfer: @unchecked Sendable {
         let now = ContinuousClock.now
         if startedAt == nil { startedAt = now }
         headParser.reset()
+        attemptRefusedExpectation = false
         responseHead = nil
         holdsBodyAside = false
         bodyBegun = false
@@ -498,17 +524,28 @@ final class Transfer: @unchecked Sendable {
     private func prepareHeaderList() {
         // A streamed body of unknown length without a Content-Type would get curl's form type.
         let removesContentType = declaredBodyLength == nil && bodyStream != nil && !prepared.hasContentType
-        if headerList == nil || removesContentType != headerListRemovesContentType {
+        let expect = currentExpectLine
+        if headerList == nil || removesContentType != headerListRemovesContentType || expect != headerListExpect {
             if let headerList { curl_slist_free_all(headerList) }
-            headerList = Self.makeHeaderList(prepared.headerLines, removingContentType: removesContentType)
+            headerList = Self.makeHeaderList(prepared.headerLines, removingContentType: removesContentType, expect: expect)
             headerListRemovesContentType = removesContentType
+            headerListExpect = expect
         }
     }
 
-    /// curl's list of `lines`, after a `Content-Type:` line when `removingContentType`.
-    private static func makeHeaderList(_ lines: [String], removingContentType: Bool) -> UnsafeMutablePointer<curl_slist>? {
+    /// The `Expect` line of this attempt: the prepared one, but none after the server refused it.
+    private var currentExpectLine: String? {
+        expectationRefused && prepared.expectLine == Prepared.expectContinue ? "Expect:" : prepared.expectLine
+    }
+
+    /// curl's list of `lines`, after a `Content-Type:` line when `removingContentType` and the
+    /// `expect` line when there is one.
+    private static func makeHeaderList(
+        _ lines: [String], removingContentType: Bool, expect: String?
+    ) -> UnsafeMutablePointer<curl_slist>? {
         var list: UnsafeMutablePointer<curl_slist>?
         if removingContentType { list = curl_slist_append(list, "Content-Type:") }
+        if let expect { list = expect.withCString { curl_slist_append(list, $0) } }
         for line in lines { list = line.withCString { curl_slist_append(list, $0) } }
         return list
     }
@@ -534,6 +571,11 @@ final class Transfer: @unchecked Sendable {
         case .proceed, .interim:
             return line.count
         case .head:
+            if headParser.statusCode == 417, currentExpectLine == Prepared.expectContinue {
+                // curl would send the same request, our Expect line included, again and again.
+                attemptRefusedExpectation = true
+                return 0
+            }
             headEnded()
             return line.count
         case .invalid(let reason):
@@ -746,7 +788,7 @@ final class Transfer: @unchecked Sendable {
         let facts = HopAttempts.Facts(
             curlSucceeded: code == CURLE_OK, callbackFailed: failure != nil, hasHead: responseHead != nil,
             connectionDied: code != CURLE_OK && Self.isConnectionDeath(code), reusedConnection: transaction.reusedConnection,
-            mayBeRepeated: request.mayBeRepeated,
+            mayBeRepeated: request.mayBeRepeated, expectationRefused: attemptRefusedExpectation,
             priorKnowledgeFramingErrorBeforeSending: code == CURLE_HTTP2 && usesPriorKnowledge
                 && easy.map { EasyHandleInfo(easy: $0).requestHeadBytes == 0 } ?? false)
         switch attempts.ended(facts) {
@@ -756,6 +798,7 @@ final class Transfer: @unchecked Sendable {
             // --http2-prior-knowledge` fails the same way. The session gives later requests to this
             // origin a connection of their own too.
             if ownConnection { sharedConfiguration.priorKnowledgeReuseFailed(to: Self.origin(request.url)) }
+            if attemptRefusedExpectation { expectationRefused = true }
             return sendAgain()
         case .fail:
             return .complete(.failure(error(for: code)))

@@ -1,0 +1,121 @@
+import Foundation
+import SluiceCore
+import SluiceTestSupport
+import Testing
+
+@testable import SluiceTransport
+
+/// `Tools/testenv/expectserver.py`, started for one suite: it accepts `Expect: 100-continue`, refuses it
+/// with 417, or refuses the request before its body, and logs what each request carried.
+final class ExpectServer: @unchecked Sendable {
+    let process = Process()
+    let log: URL
+    let base: URL
+    private let directory: URL
+
+    init() throws {
+        let python = try #require(
+            TestEnvironment.requireServers().values["SLUICE_PYTHON"], "SLUICE_PYTHON is not set: start the servers with Tools/testenv/start.sh")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-expect-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        log = directory.appendingPathComponent("requests.log")
+        let ready = directory.appendingPathComponent("ready.json")
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [
+            TestEnvironment.repositoryRoot.appendingPathComponent("Tools/testenv/expectserver.py").path,
+            "--ready", ready.path, "--log", log.path, "--lifetime", "300",
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        var found: [String: Any]?
+        for _ in 0..<400 where found == nil {
+            if let data = try? Data(contentsOf: ready) { found = try JSONSerialization.jsonObject(with: data) as? [String: Any] }
+            if found == nil { usleep(25_000) }
+        }
+        let ports = try #require(found, "expectserver.py did not start within 10 s")
+        base = URL(string: "http://127.0.0.1:\(ports["port"] as? Int ?? 0)")!
+    }
+
+    struct Entry: Decodable, Equatable {
+        let path: String
+        let expect: String
+        let received: Int
+    }
+
+    /// What the server logged for `path`, once `count` entries are there (waited for up to 10 s).
+    func entries(_ path: String, count: Int) throws -> [Entry] {
+        func read() -> [Entry] {
+            ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n")
+                .compactMap { try? JSONDecoder().decode(Entry.self, from: Data($0.utf8)) }.filter { $0.path == path }
+        }
+        for _ in 0..<400 where read().count < count { usleep(25_000) }
+        return read()
+    }
+
+    deinit {
+        // SIGKILL: a child of the test runner may inherit a signal mask that blocks SIGTERM.
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+/// The 100-continue threshold: which bodies ask, what a 417 and an early refusal do.
+@Suite("Expect: 100-continue by body size", .serialized)
+struct ExpectContinueTests {
+    let server: ExpectServer
+
+    init() throws { server = try ExpectServer() }
+
+    func session(threshold: Int64?) throws -> SessionManager {
+        try Transport.session { $0.connection.expectContinueThreshold = threshold }
+    }
+
+    func post(_ session: SessionManager, _ path: String, _ body: HTTPBody) async throws -> DataResponse {
+        try await session.upload(for: HTTPRequest(url: server.base.appendingPathComponent(path), method: .post), from: body)
+    }
+
+    @Test("bodies at the threshold ask and are sent after 100 Continue; smaller ones, and any without a threshold, do not ask")
+    func threshold() async throws {
+        let asking = try session(threshold: 1024)
+        defer { asking.invalidate(cancelingTasks: true) }
+        #expect(try await post(asking, "accept", .bytes(Data(count: 65_536))).response.statusCode == 200)
+        #expect(try await post(asking, "accept", .bytes(Data(count: 100))).response.statusCode == 200)
+        let stream = AsyncSequenceBodyStream { AsyncThrowingStream<Data, any Error> { $0.yield(Data(count: 5000)); $0.finish() } }
+        #expect(try await post(asking, "accept", .stream(stream)).response.statusCode == 200)
+        let never = try session(threshold: nil)
+        defer { never.invalidate(cancelingTasks: true) }
+        #expect(try await post(never, "accept", .bytes(Data(count: 4 << 20))).response.statusCode == 200)
+        let entries = try server.entries("/accept", count: 4)
+        #expect(entries == [
+            .init(path: "/accept", expect: "100-continue", received: 65_536),
+            .init(path: "/accept", expect: "", received: 100),
+            // A body of unknown length asks too.
+            .init(path: "/accept", expect: "100-continue", received: 5000),
+            .init(path: "/accept", expect: "", received: 4 << 20),
+        ])
+    }
+
+    @Test("a 417 sends the request again once, without asking; the body arrives whole")
+    func expectationFailed() async throws {
+        let asking = try session(threshold: 0)
+        defer { asking.invalidate(cancelingTasks: true) }
+        let answer = try await post(asking, "expectation-failed", .bytes(Data(count: 200_000)))
+        #expect(answer.response.statusCode == 200)
+        #expect(try server.entries("/expectation-failed", count: 2) == [
+            .init(path: "/expectation-failed", expect: "100-continue", received: 0),
+            .init(path: "/expectation-failed", expect: "", received: 200_000),
+        ])
+    }
+
+    @Test("a server that refuses before the body: its answer, and the 8 MiB body not sent")
+    func refusedBeforeTheBody() async throws {
+        let asking = try session(threshold: 1 << 20)
+        defer { asking.invalidate(cancelingTasks: true) }
+        let answer = try await post(asking, "refuse", .bytes(Data(count: 8 << 20)))
+        #expect(answer.response.statusCode == 413)
+        let entries = try server.entries("/refuse", count: 1)
+        #expect(entries.count == 1 && entries[0].expect == "100-continue")
+        #expect(entries[0].received < 65_536, "\(entries[0].received) body bytes were sent after the refusal")
+    }
+}
