@@ -9,8 +9,11 @@ extension HTTPSessionManager {
     /// the body written to `destination` as it arrives, through the interceptor's adaptation and retries.
     ///
     /// The body goes to a temporary file first; it is moved to `destination` (replacing what is there,
-    /// creating missing directories) only when the status is acceptable (200–299). A failed or refused
-    /// download leaves no file behind and `destination` as it was.
+    /// creating missing directories) only when the status is acceptable (200–299). A refused download
+    /// leaves no file behind and `destination` as it was. A download that stopped part way (a lost
+    /// connection, a timeout) keeps its partial file, and the error's ``SluiceError/resumeData`` resumes
+    /// it (`SessionManager.download(resumingWith:to:)`); an attempt the interceptor retries removes the
+    /// partial file of the attempt before it, so only the last failure's file is kept.
     ///
     /// ```swift
     /// let file = try await manager.download("files/report.pdf", to: reportURL) { progress in
@@ -37,7 +40,13 @@ extension HTTPSessionManager {
         to destination: URL, progress: ProgressHandler? = nil
     ) async throws(SluiceError) -> HTTPSessionResponse<URL> {
         let request = try request(.get, urlString, parameters: parameters, headers: headers)
+        // The partial file the last failed attempt kept: a retry starts over, so that file goes.
+        let kept = Locked<ResumeData?>(nil)
         return try await retrying(request) { (request, attempt) throws(SluiceError) in
+            kept.withLock { earlier in
+                earlier?.removePartialFile()
+                earlier = nil
+            }
             // A refused response stays in its temporary file (moved onto itself), then is removed.
             let refusal = Locked<SluiceError?>(nil)
             let target = ResponseBodyDestination.file { temporaryURL, response in
@@ -49,8 +58,15 @@ extension HTTPSessionManager {
                     return temporaryURL
                 }
             }
-            let received = try await transport.exchange(
-                request, receiving: target, events: TransportEvents(progress: progress))
+            let received: TransportExchange
+            do throws(SluiceError) {
+                received = try await transport.exchange(request, receiving: target, events: TransportEvents(progress: progress))
+            } catch {
+                if let data = error.resumeData, let resume = try? ResumeData(resumeData: data) {
+                    kept.withLock { $0 = resume }
+                }
+                throw error
+            }
             let fileURL = received.body.fileURL ?? destination
             if let refused = refusal.withLock({ $0 }) {
                 try? FileManager.default.removeItem(at: fileURL)

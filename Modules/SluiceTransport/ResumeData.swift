@@ -76,6 +76,25 @@ public struct ResumeData: Sendable, Codable, Hashable {
     }
 
     /// Why the partial file cannot be continued, or `nil` when it can: its length and size now.
+    /// The resume data a failed download's error carries (``SluiceError/resumeData``), decoded.
+    ///
+    /// - Parameter data: The encoded resume data.
+    /// - Throws: ``SluiceError/Code/resumeDataInvalid`` when `data` is not resume data.
+    public init(resumeData data: Data) throws(SluiceError) {
+        do {
+            self = try JSONDecoder().decode(ResumeData.self, from: data)
+        } catch {
+            throw SluiceError(.resumeDataInvalid, "the bytes are not Sluice's resume data: \(error)")
+        }
+    }
+
+    /// Removes the partial file, for a download that will not be resumed. A download that fails part
+    /// way keeps its partial file in the temporary directory until it is resumed (the resumed download
+    /// takes the file over), until this is called, or until the system cleans its temporary directory.
+    public func removePartialFile() {
+        unlink(partialFilePath)
+    }
+
     func partialFileProblem() -> (reason: DownloadResumption.StartOverReason, detail: String, size: Int64)? {
         var info = stat()
         guard stat(partialFilePath, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {

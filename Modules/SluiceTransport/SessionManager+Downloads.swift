@@ -37,12 +37,15 @@ extension SessionManager {
     static func finishDownload(
         _ sink: FileSink, to destination: DownloadDestination, _ result: Result<(Completed, DeliveredBody), SluiceError>
     ) -> Result<DownloadResponse, SluiceError> {
-        sink.closeFile()
         switch result {
-        case .failure(let error):
+        case .failure(var error):
+            // A download that stopped part way keeps its file, and its error says how to resume it.
+            if let resume = resumeData(after: error, in: sink) { error.resumeData = try? JSONEncoder().encode(resume) }
+            sink.closeFile()
             if !sink.keepsPartialFile { unlink(sink.path) }
             return .failure(error)
         case .success(let (outcome, body)):
+            sink.closeFile()
             guard case .file(let file) = body else { preconditionFailure("a download delivers a file") }
             if file.path != sink.path, !sink.keepsPartialFile { unlink(sink.path) }
             do throws(SluiceError) {
@@ -54,6 +57,28 @@ extension SessionManager {
                 return .failure(SluiceError(error.code, error.message, request: outcome.request, response: outcome.response))
             }
         }
+    }
+
+    /// The resume data for a download that failed with `error`, its partial file then kept: when the
+    /// failure stopped the transfer part way (not a cancel, which has its own resume data, nor a file
+    /// that could not be written), the response was the resource (200, or 206 continuing the file), some
+    /// of its body is in the file, and the response names a validator (`ETag` or `Last-Modified`) a resume
+    /// can check the resource against. `nil` otherwise: the file is removed as before.
+    static func resumeData(after error: SluiceError, in sink: FileSink) -> ResumeData? {
+        let resumable: Set<SluiceError.Code> = [
+            .connectionLost, .idleTimedOut, .transferTooSlow, .resourceTimedOut, .transportFailed,
+        ]
+        guard resumable.contains(error.code), let request = error.request, let response = error.response,
+            let validator = response.headers.first("ETag") ?? response.headers.first("Last-Modified"),
+            let frozen = sink.freezeForResume()
+        else { return nil }
+        guard frozen.length > 0 else {
+            sink.keepsPartialFile = false
+            return nil
+        }
+        return ResumeData(
+            url: request.url, headers: request.headers.dictionary, partialFilePath: frozen.path, validator: validator,
+            partialFileLength: frozen.length, partialFileModified: ResumeData.FileTime(frozen.modified))
     }
 
     /// Moves a finished download into place: `rename` (atomic) on one file system, otherwise a copy

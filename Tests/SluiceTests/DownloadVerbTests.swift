@@ -63,4 +63,47 @@ struct DownloadVerbTests {
         }
         #expect(!FileManager.default.fileExists(atPath: target.path))
     }
+
+    @Test("a download cut part way throws with resume data and keeps its partial file; retried attempts leave only the last one's")
+    func resumeDataOnFailure() async throws {
+        let quiet = Logger(label: "sluice.tests") { _ in SwiftLogNoOpLogHandler() }
+        let cutting = try TestEnvironment.faultURL("reset-mid-body")
+        let target = Self.target()
+        defer { try? FileManager.default.removeItem(at: target.deletingLastPathComponent()) }
+        // The partial files of this test's cut downloads of 64k.bin: its first 1000 bytes, in files of their own.
+        let head = try TestEnvironment.servedFile("files/64k.bin").prefix(1000)
+        func partialFiles() throws -> Set<String> {
+            let directory = URL(fileURLWithPath: NSTemporaryDirectory())
+            return Set(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { name in
+                guard name.hasPrefix("sluice-download-") else { return false }
+                let url = directory.appendingPathComponent(name)
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else { return false }
+                return (try? Data(contentsOf: url)) == head
+            })
+        }
+        let before = try partialFiles()
+
+        let once = HTTPSessionManager(baseURL: cutting, logger: quiet)
+        let error = await #expect(throws: SluiceError.self) { _ = try await once.download("files/1m.bin", to: target) }
+        let resume = try ResumeData(resumeData: try #require(error?.resumeData, "no resume data in \(String(describing: error))"))
+        #expect(resume.partialFileLength == 1000)
+        #expect(!FileManager.default.fileExists(atPath: target.path))
+        // Resumed through the session, from another port of the proxy, it completes whole.
+        let resumed = ResumeData(
+            url: URL(string: try TestEnvironment.faultURL("pass").absoluteString + "/files/1m.bin")!, headers: resume.headers,
+            partialFilePath: resume.partialFilePath, validator: resume.validator, partialFileLength: resume.partialFileLength,
+            partialFileModified: resume.partialFileModified)
+        let finished = try await #require(once.session).download(resumingWith: resumed) { _, _ in target }
+        #expect(finished.resumption == .continued(fromByte: 1000))
+        #expect(try Data(contentsOf: target) == TestEnvironment.servedFile("files/1m.bin"))
+
+        let retrying = HTTPSessionManager(
+            baseURL: cutting, interceptor: RetryPolicy(retryLimit: 2, exponentialBackoffScale: .milliseconds(1)), logger: quiet)
+        let last = await #expect(throws: SluiceError.self) { _ = try await retrying.download("files/64k.bin", to: target) }
+        #expect(last?.attempts == 3)
+        let kept = try ResumeData(resumeData: try #require(last?.resumeData))
+        #expect(try partialFiles().subtracting(before) == [URL(fileURLWithPath: kept.partialFilePath).lastPathComponent])
+        kept.removePartialFile()
+    }
 }

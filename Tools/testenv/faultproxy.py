@@ -35,7 +35,10 @@ Fault classes (the names are a contract with the Swift tests)
                          resets the connection (RST: SO_LINGER on, timeout 0)
                          without sending a byte
   reset-mid-body         forwards the request, then the response head and the
-                         first `bytes` body bytes (default 1000), then RST
+                         first `bytes` body bytes (default 1000), then RST; with
+                         `max` above `bytes`, a number of body bytes drawn at
+                         random from `bytes`..`max` for each connection (logged
+                         as `cut=N`)
   truncate               as reset-mid-body, but closes cleanly (FIN) after
                          `bytes` body bytes (default 1000): the client sees a
                          body shorter than its Content-Length, then EOF
@@ -158,7 +161,7 @@ CORRUPT_STATUS_LINE = b"HTXP/1.1 2x0 ??\r\n"
 FAULTS: dict[str, dict[str, int]] = {
     "pass": {},
     "reset-before-response": {},
-    "reset-mid-body": {"bytes": 1000},
+    "reset-mid-body": {"bytes": 1000, "max": 0},
     "truncate": {"bytes": 1000},
     "latency": {"base": 300, "jitter": 100},
     "bandwidth": {"rate": 64000},
@@ -775,6 +778,9 @@ class Session:
         self.to_client(head)
         if f in ("reset-mid-body", "truncate"):
             left = p["bytes"]
+            if p.get("max", 0) > left:
+                left = random.randint(left, p["max"])
+                self.notes.append(f"cut={left}")
             while left > 0:
                 data = await self.read_upstream(min(CHUNK, left))
                 if not data:

@@ -72,7 +72,7 @@ HTTPBIN_STDOUT_LOG="$RUN_DIR/httpbin-stdout.log"
 # start.sh probes). tls-cut forwards to nginx's HTTPS port, the others to its
 # plain HTTP port.
 FAULTS=(pass reset-before-response reset-mid-body truncate latency bandwidth bytewise
-    corrupt-head corrupt-body tls-cut half-open blackhole mixed)
+    corrupt-head corrupt-body tls-cut half-open blackhole mixed cut-random)
 
 # Logs cover one start: begin them empty.
 for f in "$NGINX_ERROR_LOG" "$NGINX_ACCESS_LOG" "$NGINX_STDOUT_LOG" \
@@ -106,6 +106,7 @@ FILES = [
     ("64k.bin", 64 * 1024),
     ("1m.bin", 1024 * 1024),
     ("16m.bin", 16 * 1024 * 1024),
+    ("200m.bin", 200 * 1024 * 1024),
 ]
 GIB = 1024 * 1024 * 1024
 if sys.argv[2] == "1" or (
@@ -122,6 +123,8 @@ def blocks(spec):
     else:
         for index in range(spec // BLOCK):
             yield random.Random(spec + index).randbytes(BLOCK)
+        if spec % BLOCK:
+            yield random.Random(spec + spec // BLOCK).randbytes(spec % BLOCK)
 
 def size_of(spec):
     return len(spec) if isinstance(spec, bytes) else spec
@@ -793,7 +796,12 @@ start_faultproxy() {
             name="${FAULTS[$i]}"
             upstream="$HTTP_PORT"
             if [[ "$name" == tls-cut ]]; then upstream="$HTTPS_PORT"; fi
-            args+=(--listen "$name=${ports[$i]}:127.0.0.1:$upstream:$name")
+            # cut-random: each response cut (RST) after 1 to 32 MiB of its body, for the resume tests.
+            if [[ "$name" == cut-random ]]; then
+                args+=(--listen "$name=${ports[$i]}:127.0.0.1:$upstream:reset-mid-body:bytes=1048576,max=33554432")
+            else
+                args+=(--listen "$name=${ports[$i]}:127.0.0.1:$upstream:$name")
+            fi
         done
         rm -f "$FAULTPROXY_READY"
         : >"$FAULTPROXY_LOG"

@@ -247,6 +247,7 @@ class FaultProxyTest(unittest.TestCase):
         specs = {name: f"{up}:{name}" for name in faultproxy.FAULTS}
         specs["tls-cut"] = f"127.0.0.1:{cls.tls.port}:tls-cut"
         specs["truncate-10"] = f"{up}:truncate:bytes=10"
+        specs["cut-random"] = f"{up}:reset-mid-body:bytes=100,max=90000"
         specs["latency-0"] = f"{up}:latency:base=0,jitter=0"
         specs["corrupt-body-0"] = f"{up}:corrupt-body:offset=0,count=4"
         specs["mixed-7"] = f"{up}:mixed:seed=7"
@@ -322,6 +323,21 @@ class FaultProxyTest(unittest.TestCase):
         self.assertIn(b"X-Seen-Connection: close", head)   # the request was rewritten
         self.assertEqual(body, body_of(1000))              # the default: 1000 body bytes
         self.assertIn("end=rst-sent", self.proxy.line_of(local, name="reset-mid-body"))
+
+    def test_reset_mid_body_at_random_points(self):
+        cuts = set()
+        for _ in range(6):
+            with connect(self.port["cut-random"]) as s:
+                s.sendall(request("/bytes/100000"))
+                data, err = recv_all(s)
+                local = s.getsockname()[1]
+            self.assertIsInstance(err, ConnectionResetError)
+            _, body = split(data)
+            self.assertTrue(100 <= len(body) <= 90000)
+            self.assertEqual(body, body_of(100000)[:len(body)])
+            self.assertIn(f"cut={len(body)}", self.proxy.line_of(local, name="cut-random"))
+            cuts.add(len(body))
+        self.assertGreater(len(cuts), 1)   # drawn for each connection
 
     # -- truncate ----------------------------------------------------------------
 

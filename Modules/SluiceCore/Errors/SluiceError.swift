@@ -45,6 +45,11 @@ public struct SluiceError: Error, Sendable, CustomStringConvertible, CustomDebug
     /// retried), when a session manager that retries sent it; `nil` for a failure that belongs to no
     /// such request. Default `nil`.
     public var attempts: Int?
+    /// For a download that stopped part way (a lost connection, a timeout, a stalled transfer), what
+    /// resumes it from where it stopped, encoded: SluiceTransport's `ResumeData(resumeData:)` reads it,
+    /// as URLSession's `NSURLSessionDownloadTaskResumeData` and Alamofire's `resumeData`. `nil` when
+    /// nothing is worth resuming. Default `nil`.
+    public var resumeData: Data?
 
     /// Creates an error.
     ///
@@ -75,6 +80,7 @@ public struct SluiceError: Error, Sendable, CustomStringConvertible, CustomDebug
         self.underlying = underlying
         self.decodedBody = nil
         self.attempts = nil
+        self.resumeData = nil
         setBody(body)
     }
 
