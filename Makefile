@@ -12,7 +12,7 @@ TESTENV := Tools/testenv
 REPORT_DIR ?= reports/conformance
 SWIFT_TEST_FLAGS ?=
 
-.PHONY: all install build test run servers stop benchmarks fuzz sanitize soak interop clean
+.PHONY: all install build test run servers stop benchmarks fuzz sanitize soak interop clean docs docs-check
 
 all: build
 
@@ -28,7 +28,8 @@ build: install
 	@SWIFT=$(SWIFT) $(TESTENV)/check-compile-time.sh
 
 ## test: the whole suite against freshly started servers, which are stopped afterwards. Every test uses
-## Swift Testing, so XCTest's runner (which would only print "Executed 0 tests") is not started.
+## Swift Testing, so XCTest's runner (which would only print "Executed 0 tests") is not started. Last,
+## after the suite, the docs check (make docs-check, in its own build folder .build-docs).
 test: build
 	@python3 -m unittest -q Tools/testenv/test_faultproxy.py > .build/faultproxy-test.log 2>&1 \
 		|| { cat .build/faultproxy-test.log; exit 1; }
@@ -45,6 +46,11 @@ test: build
 		"$$($(SWIFT) build --show-bin-path)/sluice-multipart-probe" 2>&1 | grep -v '^testenv:'
 	@SLUICE_TESTENV_SKIP_INSTALL=1 $(TESTENV)/run.sh $(TESTENV)/check-async-upload-memory.sh \
 		"$$($(SWIFT) build --show-bin-path)/sluice-async-upload-probe" 2>&1 | grep -v '^testenv:'
+	@python3 -m unittest -q Tools/Docs/test_docs_check.py > .build/docs-check-test.log 2>&1 \
+		|| { cat .build/docs-check-test.log; exit 1; }
+	@tail -n 3 .build/docs-check-test.log
+	@SWIFT=$(SWIFT) Tools/Docs/docs.sh check > .build/docs-check.log 2>&1 || { cat .build/docs-check.log; exit 1; }
+	@tail -n 1 .build/docs-check.log
 
 ## run: sluice-conformance against freshly started servers; prints where the report is.
 run: install
@@ -89,6 +95,17 @@ sanitize: install
 interop: install
 	@$(SWIFT) build --product sluice-interop 2>&1 | tail -n 1
 	@SWIFT=$(SWIFT) SLUICE_TESTENV_SKIP_INSTALL=1 SLUICE_TESTENV_LARGE_FILES=0 $(TESTENV)/run.sh $(TESTENV)/interop.sh
+
+## docs: the DocC reference of every library product, the guides of docs/ as its articles, in
+## reports/docs/Sluice.doccarchive (its own build folder, .build-docs; docs/reference.md).
+docs: install
+	@SWIFT=$(SWIFT) Tools/Docs/docs.sh build
+
+## docs-check: fails on a public symbol of a library product with no documentation comment, or on a DocC
+## warning (a link to a symbol or article that does not exist); the checker's own tests run first.
+docs-check: install
+	@python3 -m unittest -q Tools/Docs/test_docs_check.py
+	@SWIFT=$(SWIFT) Tools/Docs/docs.sh check
 
 clean:
 	@$(TESTENV)/stop.sh || true

@@ -125,8 +125,10 @@ public enum ContentCodingContract {
     /// Decodes `input` with a new decoder of `coding`, fed `chunk` bytes at a time, then finishes it.
     ///
     /// - Parameters:
-    ///   - limits: Default ``ContentCodingLimits/default``.
-    ///   - chunk: Bytes fed per call. Default 64 KiB.
+    ///   - coding: The content coding whose decoder is used.
+    ///   - input: The encoded bytes.
+    ///   - limits: The decoder's limits. Default ``ContentCodingLimits/default``.
+    ///   - chunk: Bytes fed per call (at least 1). Default 64 KiB.
     /// - Throws: What the decoder throws: the coding's errors and the limits'.
     public static func decode(
         _ coding: any ContentCoding, _ input: [UInt8], limits: ContentCodingLimits = .default, chunk: Int = 64 * 1024

@@ -34,7 +34,14 @@ extension PluginContract {
     ///
     /// - Parameters:
     ///   - url: The file.
-    ///   - callTimeout, threads, rounds, leakCheckCalls: As ``init(samples:codingSamples:callTimeout:threads:rounds:leakCheckCalls:)``.
+    ///   - callTimeout: The longest one call into the plugin may take, in seconds (``callTimeout``).
+    ///     Default 5.
+    ///   - threads: How many threads use the plugin at once in the thread-safety rule (``threads``).
+    ///     Default 8.
+    ///   - rounds: How many times each thread runs every sample in the thread-safety rule (``rounds``).
+    ///     Default 20.
+    ///   - leakCheckCalls: How many calls of each sample the leak rule of a loaded library makes per trial
+    ///     (``leakCheckCalls``). Default 500.
     /// - Throws: ``SluiceError`` with code ``SluiceError/Code/invalidSamples`` naming the file and what is wrong.
     public init(
         contentsOf url: URL, callTimeout: Double = 5, threads: Int = 8, rounds: Int = 20, leakCheckCalls: Int = 500

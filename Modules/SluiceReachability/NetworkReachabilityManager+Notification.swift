@@ -11,14 +11,13 @@ extension Notification.Name {
 }
 
 extension NetworkReachabilityManager {
-    /// The user-info key of ``Foundation/Notification/Name/sluiceNetworkReachabilityDidChange`` under which
-    /// the ``NetworkReachabilityStatus`` is stored (`"SluiceNetworkingReachabilityNotificationStatusItem"`).
+    /// The user-info key of `Notification.Name.sluiceNetworkReachabilityDidChange` under which the
+    /// ``NetworkReachabilityStatus`` is stored (`"SluiceNetworkingReachabilityNotificationStatusItem"`).
     public static let statusUserInfoKey = "SluiceNetworkingReachabilityNotificationStatusItem"
 
     /// The status a reachability notification carries, or `nil` when it carries none.
     ///
-    /// - Parameter notification: A ``Foundation/Notification/Name/sluiceNetworkReachabilityDidChange``
-    ///   notification.
+    /// - Parameter notification: A `Notification.Name.sluiceNetworkReachabilityDidChange` notification.
     public static func status(from notification: Notification) -> NetworkReachabilityStatus? {
         notification.userInfo?[statusUserInfoKey] as? NetworkReachabilityStatus
     }

@@ -63,9 +63,15 @@ extension NetworkReachabilityManager {
             self.init(family: .ipv6, bytes: bytes, port: port, scopeID: scopeID)
         }
 
-        /// An IPv4 address from its four bytes, most significant first.
+        /// An IPv4 address from its four bytes, most significant first:
+        /// `SocketAddress(ipv4: 192, 168, 0, 1)` is `192.168.0.1`.
         ///
-        /// - Parameter port: The port. Default 0.
+        /// - Parameters:
+        ///   - a: The first byte, the most significant.
+        ///   - b: The second byte.
+        ///   - c: The third byte.
+        ///   - d: The fourth byte, the least significant.
+        ///   - port: The port. Default 0.
         public init(ipv4 a: UInt8, _ b: UInt8, _ c: UInt8, _ d: UInt8, port: UInt16 = 0) {
             self.init(family: .ipv4, bytes: [a, b, c, d], port: port, scopeID: 0)
         }

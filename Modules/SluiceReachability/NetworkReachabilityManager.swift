@@ -17,7 +17,7 @@ import SluiceCore
 /// changes and re-checks the target after each, so a change shows within milliseconds and nothing
 /// polls. ``startMonitoring(queue:onChange:)`` reports the current status at once, then every
 /// change, three ways: the closure (on the queue you choose), every ``statusUpdates`` stream, and the
-/// ``Foundation/Notification/Name/sluiceNetworkReachabilityDidChange`` notification (posted on that
+/// `Notification.Name.sluiceNetworkReachabilityDidChange` notification (posted on that
 /// queue, with the status under ``statusUserInfoKey``).
 ///
 /// ```swift
@@ -173,7 +173,7 @@ public final class NetworkReachabilityManager: Sendable {
     /// Starts monitoring and reports the current status at once, then every change.
     ///
     /// Each status goes to the closure and then to the
-    /// ``Foundation/Notification/Name/sluiceNetworkReachabilityDidChange`` notification, both on
+    /// `Notification.Name.sluiceNetworkReachabilityDidChange` notification, both on
     /// `queue`, and to every ``statusUpdates`` stream. Statuses are delivered in order when `queue` is
     /// serial. Nothing is delivered after ``stopMonitoring()`` returns, even if it was already queued.
     ///

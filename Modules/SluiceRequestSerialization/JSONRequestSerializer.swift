@@ -67,8 +67,14 @@ public final class JSONRequestSerializer: RequestSerializer {
     /// Builds a request whose body is `body` encoded by `encoder`, for any method.
     ///
     /// - Parameters:
+    ///   - method: The method; the body is sent whichever it is, `GET` included.
+    ///   - urlString: The URL, absolute or relative to `baseURL`.
+    ///   - baseURL: The URL `urlString` is resolved against. Default `nil`: `urlString` is absolute.
+    ///   - body: The value to encode as the JSON body. The request also gets the default headers, and
+    ///     `Content-Type: application/json` unless one of them sets a `Content-Type`.
     ///   - encoder: The caller's encoder, with its strategies. Default: a plain `JSONEncoder`.
-    /// - Throws: ``SluiceError`` with code ``SluiceError/Code/invalidURL``, or
+    /// - Throws: As ``makeRequest(method:urlString:relativeTo:)`` (``SluiceError/Code/invalidURL``,
+    ///   ``SluiceError/Code/invalidTimeout``), or ``SluiceError`` with code
     ///   ``SluiceError/Code/jsonEncodingFailed`` with the encoder's error underneath.
     public func request(
         method: HTTPMethod, urlString: String, relativeTo baseURL: URL? = nil, body: some Encodable,

@@ -28,7 +28,11 @@ public struct DecodableResponseSerializer<Value: Decodable & Sendable>: Response
     ///
     /// - Parameters:
     ///   - decoder: The caller's decoder, with its strategies. Default `JSONDecoder()`.
-    ///   - acceptableContentTypes: Default ``JSONResponseSerializer/defaultContentTypes``.
+    ///   - acceptableStatusCodes: The statuses accepted; any other fails with
+    ///     ``SluiceError/Code/unacceptableStatusCode``. Default 200–299.
+    ///   - acceptableContentTypes: The media types accepted; any other fails with
+    ///     ``SluiceError/Code/unacceptableContentType``. Default
+    ///     ``JSONResponseSerializer/defaultContentTypes``.
     public init(
         decoder: JSONDecoder = JSONDecoder(), acceptableStatusCodes: IndexSet = IndexSet(200..<300),
         acceptableContentTypes: [MediaType] = JSONResponseSerializer.defaultContentTypes
@@ -53,6 +57,8 @@ public struct DecodableResponseSerializer<Value: Decodable & Sendable>: Response
     /// - Parameters:
     ///   - registry: The plugins to ask.
     ///   - decoder: Decodes JSON, and the plugins' output. Default `JSONDecoder()`.
+    ///   - acceptableStatusCodes: The statuses accepted; any other fails with
+    ///     ``SluiceError/Code/unacceptableStatusCode``. Default 200–299.
     public init(registry: SerializerRegistry, decoder: JSONDecoder = JSONDecoder(), acceptableStatusCodes: IndexSet = IndexSet(200..<300)) {
         self.validation = HTTPResponseSerializer(acceptableStatusCodes: acceptableStatusCodes)
         self.decode = { try decoder.decode(Value.self, from: $0) }

@@ -19,8 +19,8 @@ public struct StringResponseSerializer: ResponseSerializer {
 
     /// Validates and decodes; an absent or empty body is `""` whatever the charset.
     ///
-    /// - Throws: The validation errors; ``SluiceCore/SluiceError`` with code
-    ///   ``SluiceCore/SluiceError/Code/stringDecodingFailed`` when the body's bytes are not valid in the
+    /// - Throws: The validation errors; ``SluiceError`` with code
+    ///   ``SluiceError/Code/stringDecodingFailed`` when the body's bytes are not valid in the
     ///   declared charset or the declared charset is unknown (the error carries the request, response
     ///   and body).
     public func serialize(request: HTTPRequest?, response: HTTPResponse, body: Data?) throws(SluiceError) -> String {

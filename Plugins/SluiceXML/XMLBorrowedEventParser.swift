@@ -34,7 +34,7 @@ public final class XMLBorrowedEventParser {
     /// Creates a push parser delivering borrowed events to `handler`. A handler that throws stops the
     /// parse; its error is what ``feed(_:)-(UnsafeRawBufferPointer)`` or ``finish()`` throws.
     ///
-    /// - Throws: ``SluiceCore/SluiceError`` with code ``SluiceCore/SluiceError/Code/xmlMalformed``
+    /// - Throws: ``SluiceError`` with code ``SluiceError/Code/xmlMalformed``
     ///   when libxml2 cannot make a parser (out of memory).
     public init(handler: @escaping (XMLBorrowedEvent) throws(SluiceError) -> Void) throws(SluiceError) {
         parser = try ParserContext.push(.borrowedEvents(handler))
@@ -43,8 +43,8 @@ public final class XMLBorrowedEventParser {
     /// Parses the next chunk of the document; any cut is allowed, even inside a UTF-8 sequence. Larger
     /// chunks parse faster (libxml2 is called once per chunk).
     ///
-    /// - Throws: ``SluiceCore/SluiceError`` with code ``SluiceCore/SluiceError/Code/xmlMalformed`` or
-    ///   ``SluiceCore/SluiceError/Code/xmlEntityRefused`` as soon as the input shows it, or the
+    /// - Throws: ``SluiceError`` with code ``SluiceError/Code/xmlMalformed`` or
+    ///   ``SluiceError/Code/xmlEntityRefused`` as soon as the input shows it, or the
     ///   handler's error; the same error on every later call.
     public func feed(_ bytes: UnsafeRawBufferPointer) throws(SluiceError) {
         try parser.feed(bytes)
@@ -79,8 +79,8 @@ public final class XMLBorrowedEventParser {
     /// Parses a document that arrives in chunks (the body stream of `SessionManager.bytes(for:)`),
     /// delivering borrowed events as each chunk is parsed.
     ///
-    /// - Throws: As ``feed(_:)-(UnsafeRawBufferPointer)``; a ``SluiceCore/SluiceError`` that `chunks`
-    ///   throws as it is; another error from `chunks` as ``SluiceCore/SluiceError/Code/bodyStreamFailed``.
+    /// - Throws: As ``feed(_:)-(UnsafeRawBufferPointer)``; a ``SluiceError`` that `chunks`
+    ///   throws as it is; another error from `chunks` as ``SluiceError/Code/bodyStreamFailed``.
     public static func parse<Chunks: AsyncSequence>(
         _ chunks: Chunks, handler: @escaping (XMLBorrowedEvent) throws(SluiceError) -> Void
     ) async throws(SluiceError) where Chunks.Element == Data {

@@ -1,9 +1,9 @@
 /// Where and why libxml2 stopped on a document: the line and column of the problem, libxml2's error
 /// code (an `xmlParserErrors` value) and its message.
 ///
-/// Carried as the ``SluiceCore/SluiceError/underlying`` error of ``SluiceCore/SluiceError/Code/xmlMalformed``
-/// and ``SluiceCore/SluiceError/Code/xmlEntityRefused`` errors; read it with
-/// ``SluiceCore/SluiceError/xmlDiagnostic``.
+/// Carried as the ``SluiceError/underlying`` error of ``SluiceError/Code/xmlMalformed``
+/// and ``SluiceError/Code/xmlEntityRefused`` errors; read it with
+/// ``SluiceError/xmlDiagnostic``.
 public struct XMLDiagnostic: Error, Sendable, Hashable, CustomStringConvertible {
     /// The line of the problem, from 1.
     public let line: Int

@@ -25,16 +25,17 @@ import SluiceCore
 ///
 /// It is as safe as ``XMLTree``: no network, no DTD loaded, entity declarations refused. Events
 /// already delivered stay delivered when a later part of the document turns out to be malformed:
-/// the error comes from the ``feed(_:)`` or ``finish()`` that found it, and no event follows it.
+/// the error comes from the ``feed(_:)-(UnsafeRawBufferPointer)`` (or ``feed(_:)-(Data)``) or
+/// ``finish()`` that found it, and no event follows it.
 ///
 /// A parser is used from one thread or task at a time.
 public final class XMLEventParser {
     private let parser: ParserContext
 
     /// Creates a parser delivering events to `handler`. A handler that throws stops the parse; its
-    /// error is what ``feed(_:)`` or ``finish()`` throws.
+    /// error is what ``feed(_:)-(UnsafeRawBufferPointer)`` or ``finish()`` throws.
     ///
-    /// - Throws: ``SluiceCore/SluiceError`` with code ``SluiceCore/SluiceError/Code/xmlMalformed``
+    /// - Throws: ``SluiceError`` with code ``SluiceError/Code/xmlMalformed``
     ///   when libxml2 cannot make a parser (out of memory).
     public init(handler: @escaping (XMLEvent) throws(SluiceError) -> Void) throws(SluiceError) {
         parser = try ParserContext.push(.events(handler))
@@ -42,8 +43,8 @@ public final class XMLEventParser {
 
     /// Parses the next chunk of the document; any cut is allowed, even inside a UTF-8 sequence.
     ///
-    /// - Throws: ``SluiceCore/SluiceError`` with code ``SluiceCore/SluiceError/Code/xmlMalformed`` or
-    ///   ``SluiceCore/SluiceError/Code/xmlEntityRefused`` as soon as the input shows it, or the
+    /// - Throws: ``SluiceError`` with code ``SluiceError/Code/xmlMalformed`` or
+    ///   ``SluiceError/Code/xmlEntityRefused`` as soon as the input shows it, or the
     ///   handler's error; the same error on every later call.
     public func feed(_ bytes: UnsafeRawBufferPointer) throws(SluiceError) {
         try parser.feed(bytes)
@@ -73,8 +74,8 @@ public final class XMLEventParser {
     /// Parses a document that arrives in chunks (the body stream of `SessionManager.bytes(for:)`),
     /// delivering events as each chunk is parsed.
     ///
-    /// - Throws: As ``feed(_:)-(UnsafeRawBufferPointer)``; a ``SluiceCore/SluiceError`` that `chunks`
-    ///   throws as it is; another error from `chunks` as ``SluiceCore/SluiceError/Code/bodyStreamFailed``.
+    /// - Throws: As ``feed(_:)-(UnsafeRawBufferPointer)``; a ``SluiceError`` that `chunks`
+    ///   throws as it is; another error from `chunks` as ``SluiceError/Code/bodyStreamFailed``.
     public static func parse<Chunks: AsyncSequence>(
         _ chunks: Chunks, handler: @escaping (XMLEvent) throws(SluiceError) -> Void
     ) async throws(SluiceError) where Chunks.Element == Data {

@@ -7,7 +7,7 @@ import SluiceResponseSerialization
 /// Accepts `application/xml`, `text/xml` and any `+xml` type (`application/atom+xml`,
 /// `image/svg+xml`). A `204`, a `205` and the answer to a `HEAD` give `nil` and no error whatever their
 /// `Content-Type` (only their status is checked); any other
-/// body must be a well-formed document, so an empty one is ``SluiceCore/SluiceError/Code/xmlMalformed``.
+/// body must be a well-formed document, so an empty one is ``SluiceError/Code/xmlMalformed``.
 ///
 /// ```swift
 /// let response = try await session.data(for: request)
@@ -41,9 +41,9 @@ public struct XMLResponseSerializer: ResponseSerializer {
 
     /// Validates and parses.
     ///
-    /// - Throws: The validation errors (``SluiceCore/SluiceError/Code/unacceptableStatusCode``,
-    ///   ``SluiceCore/SluiceError/Code/unacceptableContentType``), or
-    ///   ``SluiceCore/SluiceError/Code/xmlMalformed`` and ``SluiceCore/SluiceError/Code/xmlEntityRefused``
+    /// - Throws: The validation errors (``SluiceError/Code/unacceptableStatusCode``,
+    ///   ``SluiceError/Code/unacceptableContentType``), or
+    ///   ``SluiceError/Code/xmlMalformed`` and ``SluiceError/Code/xmlEntityRefused``
     ///   carrying the request, the response and the body.
     public func serialize(request: HTTPRequest?, response: HTTPResponse, body: Data?) throws(SluiceError) -> XMLTree? {
         try validation.validate(request: request, response: response, body: body)

@@ -6,9 +6,9 @@ import SluiceCore
 ///
 /// Parsing is safe by default: no network access, no DTD loaded, and a document that declares an
 /// entity (the form of billion-laughs and external-entity attacks) is refused with
-/// ``SluiceCore/SluiceError/Code/xmlEntityRefused`` before anything is expanded or read. A document
-/// that is not well-formed is ``SluiceCore/SluiceError/Code/xmlMalformed`` with the line and column
-/// in ``SluiceCore/SluiceError/xmlDiagnostic``.
+/// ``SluiceError/Code/xmlEntityRefused`` before anything is expanded or read. A document
+/// that is not well-formed is ``SluiceError/Code/xmlMalformed`` with the line and column
+/// in ``SluiceError/xmlDiagnostic``.
 ///
 /// ```swift
 /// let tree = try XMLTree(parsing: body)
@@ -33,8 +33,8 @@ public struct XMLTree: Sendable, Equatable, Encodable {
 
     /// Parses a whole document.
     ///
-    /// - Throws: ``SluiceCore/SluiceError`` with code ``SluiceCore/SluiceError/Code/xmlMalformed``
-    ///   (including an empty body) or ``SluiceCore/SluiceError/Code/xmlEntityRefused``.
+    /// - Throws: ``SluiceError`` with code ``SluiceError/Code/xmlMalformed``
+    ///   (including an empty body) or ``SluiceError/Code/xmlEntityRefused``.
     public init(parsing data: Data) throws(SluiceError) {
         let builder = TreeBuilder()
         let parser = try ParserContext.parse(data, .events(builder.handle))
@@ -45,8 +45,8 @@ public struct XMLTree: Sendable, Equatable, Encodable {
     /// `SessionManager.bytes(for:)`. The chunks are kept (for XPath) as the tree is built.
     ///
     /// - Throws: As ``init(parsing:)``, as soon as the document is known to be malformed or refused;
-    ///   a ``SluiceCore/SluiceError`` that `chunks` throws as it is; another error from `chunks` as
-    ///   ``SluiceCore/SluiceError/Code/bodyStreamFailed``.
+    ///   a ``SluiceError`` that `chunks` throws as it is; another error from `chunks` as
+    ///   ``SluiceError/Code/bodyStreamFailed``.
     public static func parse<Chunks: AsyncSequence>(_ chunks: Chunks) async throws(SluiceError) -> XMLTree
     where Chunks.Element == Data {
         let builder = TreeBuilder()
@@ -72,9 +72,9 @@ public struct XMLTree: Sendable, Equatable, Encodable {
     ///   - expression: The expression (`//item[@id='2']/title`, `count(//item)`).
     ///   - namespaces: Prefixes the expression uses, bound to namespace URIs. Default none: elements in
     ///     a namespace (even a default one) are then reachable only through a prefix bound here.
-    /// - Throws: ``SluiceCore/SluiceError`` with code ``SluiceCore/SluiceError/Code/xmlXPathInvalid``
+    /// - Throws: ``SluiceError`` with code ``SluiceError/Code/xmlXPathInvalid``
     ///   for an expression that does not compile or evaluate, or uses a prefix not in `namespaces`;
-    ///   ``SluiceCore/SluiceError/Code/xmlMalformed`` when libxml2's document cannot hold the tree (a text
+    ///   ``SluiceError/Code/xmlMalformed`` when libxml2's document cannot hold the tree (a text
     ///   node over libxml2's 10 MB limit).
     public func xpath(_ expression: String, namespaces: [String: String] = [:]) throws(SluiceError) -> XPathResult {
         try queries.evaluate(expression, namespaces: namespaces)

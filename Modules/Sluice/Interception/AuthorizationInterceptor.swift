@@ -105,6 +105,8 @@ extension RequestInterceptor where Self == AuthorizationInterceptor {
     /// Answers `401` with `Authorization: Bearer token` (see ``AuthorizationInterceptor``).
     ///
     /// - Parameters:
+    ///   - bearerToken: The token, sent as it is (``AuthorizationInterceptor/Credential/bearer(_:)``); one
+    ///     that cannot be a field value fails the request with ``SluiceError/Code/invalidHeaderValue``.
     ///   - origin: The URL whose origin the token is for. Default `nil`: the manager's base URL.
     ///   - sendsPreemptively: Whether to send it before being asked. Default `false`.
     public static func authorization(bearerToken: String, origin: URL? = nil, sendsPreemptively: Bool = false) -> Self {
@@ -115,6 +117,9 @@ extension RequestInterceptor where Self == AuthorizationInterceptor {
     /// `authenticate(username:password:)`.
     ///
     /// - Parameters:
+    ///   - user: The user name. Encoded as UTF-8 with `password`, as `user:password` in Base64
+    ///     (``AuthorizationInterceptor/Credential/basic(user:password:)``).
+    ///   - password: The password.
     ///   - origin: The URL whose origin the credential is for. Default `nil`: the manager's base URL.
     ///   - sendsPreemptively: Whether to send it before being asked. Default `false`.
     public static func authorization(

@@ -14,7 +14,9 @@ extension HTTPResponse {
     /// A declared charset is taken at its word: a plugin that decodes text through this never reads
     /// UTF-16 as UTF-8 garbage nor guesses at a charset it does not know.
     ///
-    /// - Parameter defaultEncoding: The encoding of a body whose type declares no charset. Default UTF-8.
+    /// - Parameters:
+    ///   - body: The bytes to decode: this response's body, or any part of it.
+    ///   - defaultEncoding: The encoding of a body whose type declares no charset. Default UTF-8.
     /// - Throws: ``SluiceError`` with ``SluiceError/Code/stringDecodingFailed`` when the declared charset
     ///   is unknown, or the bytes are not valid text in it (or in `defaultEncoding`); the error carries
     ///   this response and the body.

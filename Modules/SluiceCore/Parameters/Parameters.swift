@@ -42,11 +42,11 @@ public enum Parameters: Sendable {
 // MARK: - Building from ordinary dictionaries
 
 extension Parameters {
-    /// A ``dictionary(_:)`` from an ordinary `Dictionary`, so building one needs no `OrderedDictionary`
-    /// (nor an import of swift-collections). A `Dictionary` has no order of its own: the keys are sorted,
-    /// so the same dictionary always serializes the same way (a dictionary literal typed as `Parameters`
-    /// keeps the order it is written in instead). Pattern matching on `.dictionary` still
-    /// gives the `OrderedDictionary`; ``dictionaryValue`` and the `String` subscript read it.
+    /// A ``dictionary(_:)-enum.case`` from an ordinary `Dictionary`, so building one needs no
+    /// `OrderedDictionary` (nor an import of swift-collections). A `Dictionary` has no order of its own:
+    /// the keys are sorted, so the same dictionary always serializes the same way (a dictionary literal
+    /// typed as `Parameters` keeps the order it is written in instead). Pattern matching on `.dictionary`
+    /// still gives the `OrderedDictionary`; ``dictionaryValue`` and the `String` subscript read it.
     ///
     /// ```swift
     /// let fields: [String: Parameters] = ["album": "Holidays", "year": 2024]
@@ -104,7 +104,7 @@ extension Parameters {
     public var dataValue: Data? { if case .data(let value) = self { value } else { nil } }
     /// The elements, when this is ``array(_:)``.
     public var arrayValue: [Parameters]? { if case .array(let value) = self { value } else { nil } }
-    /// The dictionary, when this is ``dictionary(_:)``.
+    /// The dictionary, when this is ``dictionary(_:)-enum.case``.
     public var dictionaryValue: OrderedDictionary<String, Parameters>? {
         if case .dictionary(let value) = self { value } else { nil }
     }
@@ -191,7 +191,7 @@ extension Parameters: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, E
     public init(nilLiteral: ()) { self = .null }
     /// `[1, "a"]` → ``array(_:)``.
     public init(arrayLiteral elements: Parameters...) { self = .array(elements) }
-    /// `["a": 1]` → ``dictionary(_:)`` in the literal's order; a repeated key keeps its last value.
+    /// `["a": 1]` → ``dictionary(_:)-enum.case`` in the literal's order; a repeated key keeps its last value.
     public init(dictionaryLiteral elements: (String, Parameters)...) {
         var dictionary = OrderedDictionary<String, Parameters>(minimumCapacity: elements.count)
         for (key, value) in elements { dictionary[key] = value }

@@ -3,9 +3,9 @@
 ///
 /// A session sends every request — whichever API sent it, and whatever becomes of its body (memory,
 /// a file, a stream, a resumed download) — down one chain of layers. From the top: the session
-/// configuration's ``layers`` (the caller's), follow-ups (redirects, 401 rounds), a bridge (default
-/// headers, `Accept-Encoding`, decoding), a cache slot, the network layers, and one exchange of one hop
-/// on the network at the bottom.
+/// configuration's `layers` (the caller's; `SessionConfiguration`, in SluiceTransport), follow-ups
+/// (redirects, 401 rounds), a bridge (default headers, `Accept-Encoding`, decoding), a cache slot, the
+/// network layers, and one exchange of one hop on the network at the bottom.
 ///
 /// A layer may:
 /// - pass the request on, changed or not: `try await next(request, context: context)`;

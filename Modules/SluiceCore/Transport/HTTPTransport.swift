@@ -1,6 +1,6 @@
 /// The one way a layer above the engine sends a request: request in; response head, body and events out.
 ///
-/// ``HTTPSessionManager`` (in the `Sluice` module), its interceptors and anything layered on them reach the
+/// `HTTPSessionManager` (in the `Sluice` module), its interceptors and anything layered on them reach the
 /// network only through this protocol. `SessionManager` (SluiceTransport) is the implementation on
 /// libcurl; a cache can answer or revalidate before passing a request on; a test double answers from a
 /// table without a socket.

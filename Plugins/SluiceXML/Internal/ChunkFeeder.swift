@@ -15,8 +15,8 @@ enum ChunkFeeder {
         try parser.finish()
     }
 
-    /// The next chunk; a ``SluiceCore/SluiceError`` from the sequence as it is, another error as
-    /// ``SluiceCore/SluiceError/Code/bodyStreamFailed``.
+    /// The next chunk; a ``SluiceError`` from the sequence as it is, another error as
+    /// ``SluiceError/Code/bodyStreamFailed``.
     private static func next<Iterator: AsyncIteratorProtocol>(_ iterator: inout Iterator) async throws(SluiceError) -> Data?
     where Iterator.Element == Data {
         let result: Result<Data?, any Error>
