@@ -8,7 +8,7 @@ struct ConformanceReportTests {
     @Test("every vector suite passes over Tests/Vectors")
     func vectorSuites() async {
         let suites = ConformanceRunner.allSuites.filter {
-            !["environment.servers", "transport.session", "security.policy", "plugins.loadable"].contains($0.name)
+            !["environment.servers", "transport.session", "transport.connections", "security.policy", "plugins.loadable"].contains($0.name)
         }
         let report = await ConformanceRunner.run(suites, in: ConformanceContext(vectors: TestEnvironment.vectors, servers: nil))
         #expect(report.suites.count == suites.count)

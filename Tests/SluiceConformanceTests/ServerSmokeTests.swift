@@ -56,13 +56,13 @@ struct ServerSmokeTests {
         #expect(missing.status == 404)
     }
 
-    @Test("the environment.servers, transport.session and security.policy conformance suites pass")
+    @Test("the environment.servers, transport.session, transport.connections and security.policy conformance suites pass")
     func serverSuites() async throws {
         _ = try TestEnvironment.requireServers()
         let report = await ConformanceRunner.run(
-            ConformanceRunner.allSuites.filter { ["environment.servers", "transport.session", "security.policy"].contains($0.name) },
+            ConformanceRunner.allSuites.filter { ["environment.servers", "transport.session", "transport.connections", "security.policy"].contains($0.name) },
             in: TestEnvironment.conformanceContext)
-        #expect(report.suites.count == 3)
+        #expect(report.suites.count == 4)
         for suite in report.suites {
             #expect(suite.error == nil, "\(suite.error ?? "")")
             for result in suite.cases where !result.passed { Issue.record("\(result.id): \(result.detail ?? "")") }

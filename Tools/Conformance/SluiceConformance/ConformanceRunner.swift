@@ -18,6 +18,7 @@ public enum ConformanceRunner {
         SystemEnvironmentSuite(),
         ServerSuite(),
         TransportSuite(),
+        ConnectionSuite(),
         HostileInputSuite(),
         HostileParserSuite(),
         SecurityPolicySuite(),
