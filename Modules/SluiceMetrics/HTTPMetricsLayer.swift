@@ -43,9 +43,17 @@ public struct HTTPMetricsLayer: HTTPLayer {
     public func send(_ request: HTTPRequest, context: HTTPLayerContext, next: HTTPLayerNext) async throws(SluiceError)
         -> HTTPLayerResponse
     {
+        // Without a backend the request passes on from here, in a frame of its own: the measured path's
+        // async frame, much larger, is not allocated for it.
         let factory = self.factory ?? MetricsSystem.factory
         if factory is NOOPMetricsHandler { return try await next(request, context: context) }
+        return try await measured(request, context: context, next: next, factory: factory)
+    }
 
+    /// Sends `request` on and measures the task with `factory`.
+    private func measured(
+        _ request: HTTPRequest, context: HTTPLayerContext, next: HTTPLayerNext, factory: any MetricsFactory
+    ) async throws(SluiceError) -> HTTPLayerResponse {
         let method = request.method.rawValue
         let measurement = CallMeasurement(factory: factory, method: method, started: .now)
         var answer: HTTPLayerResponse

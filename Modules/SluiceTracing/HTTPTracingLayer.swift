@@ -70,9 +70,30 @@ public struct HTTPTracingLayer: HTTPLayer {
     public func send(_ request: HTTPRequest, context: HTTPLayerContext, next: HTTPLayerNext) async throws(SluiceError)
         -> HTTPLayerResponse
     {
-        let tracer = self.tracer ?? InstrumentationSystem.tracer
-        if tracer is NoOpTracer { return try await next(request, context: context) }
+        // Without a tracer the request passes on from here, in a frame of its own: the traced path's async
+        // frame, much larger, is not allocated for it.
+        guard let tracer = activeTracer() else { return try await next(request, context: context) }
+        return try await traced(request, context: context, next: next, tracer: tracer)
+    }
 
+    /// The tracer to report to, or `nil` when there is none (the no-op tracer).
+    private func activeTracer() -> (any Tracer)? {
+        let tracer: any Tracer
+        if let given = self.tracer {
+            tracer = given
+        } else {
+            // Nothing bootstrapped (a program that traces nothing): a type check, not the search for a tracer
+            // among the instruments, which costs a protocol-conformance lookup per request.
+            if InstrumentationSystem.instrument is NoOpInstrument { return nil }
+            tracer = InstrumentationSystem.tracer
+        }
+        return tracer is NoOpTracer ? nil : tracer
+    }
+
+    /// Sends `request` on inside a span of `tracer`.
+    private func traced(
+        _ request: HTTPRequest, context: HTTPLayerContext, next: HTTPLayerNext, tracer: any Tracer
+    ) async throws(SluiceError) -> HTTPLayerResponse {
         let span = tracer.startSpan(
             HTTPSpanAttributes.spanName(request), context: InstrumentationContext.current ?? .topLevel,
             ofKind: scope == .hop ? .client : .internal)

@@ -6,7 +6,9 @@ comparisons of library changes: build transport-client, copy it aside, change, b
         [--concurrency N] [--https] NAME=BINARY [NAME=BINARY ...]
 
 A NAME starting with "min" runs the binary's Swift minimum (client `minimal`), one starting with
-"exec" Sluice on its engine executor (`sluice-executor`), any other Sluice (`sluice`). Prints each
+"exec" Sluice on its engine executor (`sluice-executor`), one starting with "inst" Sluice with the tracing
+and metrics layers and no backend (`sluice-instrumented`), one starting with "pass" Sluice with three
+layers that only pass requests on (`sluice-passthrough`), any other Sluice (`sluice`). Prints each
 round, then per build: the median rate, the median of the per-round ratios to the C program, CPU per
 request (user + system, /usr/bin/time) and the engine thread's own CPU per request (from the
 client's per-thread times; 0 for the C program, which has one thread).
@@ -62,7 +64,8 @@ for name, _ in builds:
 for round_number in range(args.rounds):
     results["C"].append(run([args.c_bin, "get"] + counts))
     for name, binary in builds:
-        client = "minimal" if name.startswith("min") else "sluice-executor" if name.startswith("exec") else "sluice"
+        prefixes = {"min": "minimal", "exec": "sluice-executor", "inst": "sluice-instrumented", "pass": "sluice-passthrough"}
+        client = next((c for p, c in prefixes.items() if name.startswith(p)), "sluice")
         results[name].append(run([binary, client, "get"] + counts))
     print(f"round {round_number + 1}: " + "  ".join(
         f"{name} {values[-1][0]:,.0f}/s {values[-1][1]:.1f} µs" for name, values in results.items()), flush=True)

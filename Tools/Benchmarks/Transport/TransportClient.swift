@@ -90,11 +90,25 @@ struct TransportClient {
         return "threads: " + byName.sorted { $0.value > $1.value }.map { "\($0.key)=\($0.value)" }.joined(separator: " ") + "\n"
     }
 
-    static func sluiceSession(ca: String?, concurrency: Int, instrumented: Bool = false) throws -> SessionManager {
+    /// A layer that only passes each request on: what any three layers cost, for telling that from what
+    /// the tracing and metrics layers add.
+    struct PassThrough: HTTPLayer {
+        func send(_ request: HTTPRequest, context: HTTPLayerContext, next: HTTPLayerNext) async throws(SluiceError) -> HTTPLayerResponse {
+            try await next(request, context: context)
+        }
+    }
+
+    static func sluiceSession(
+        ca: String?, concurrency: Int, instrumented: Bool = false, passingThrough: Bool = false
+    ) throws -> SessionManager {
         var configuration = SessionConfiguration()
         if instrumented {
             configuration.layers = [HTTPTracingLayer.task(), HTTPMetricsLayer()]
             configuration.networkLayers = [HTTPTracingLayer.hop()]
+        }
+        if passingThrough {
+            configuration.layers = [PassThrough(), PassThrough()]
+            configuration.networkLayers = [PassThrough()]
         }
         configuration.maximumConnectionsPerHost = max(concurrency, 1)
         if let ca { configuration.tls.trustedCertificatesPEM = try Data(contentsOf: URL(fileURLWithPath: ca)) }
@@ -108,8 +122,10 @@ struct TransportClient {
         var shutdown: (@Sendable () async throws -> Void)?
         var executor: (any TaskExecutor)?
         switch client {
-        case "sluice", "sluice-executor", "sluice-instrumented":
-            let session = try sluiceSession(ca: ca, concurrency: concurrency, instrumented: client == "sluice-instrumented")
+        case "sluice", "sluice-executor", "sluice-instrumented", "sluice-passthrough":
+            let session = try sluiceSession(
+                ca: ca, concurrency: concurrency, instrumented: client == "sluice-instrumented",
+                passingThrough: client == "sluice-passthrough")
             let request = HTTPRequest(url: url)
             fetch = { try await session.data(for: request).data.count }
             // The workers' code runs on the session's engine thread (SessionManager.taskExecutor).
