@@ -25,6 +25,7 @@ let libraryModules = [
     "SluiceResponseSerialization", "SluiceSecurity", "SluiceReachability", "Sluice",
     "SluiceGzip", "SluiceBrotli", "SluiceZstd", "SluiceXML", "SluicePropertyList", "SluiceConformanceKit",
     "SluiceCache", "SluiceTesting", "SluiceHTTPTypes", "SluiceOpenAPI", "SluiceTracing", "SluiceMetrics",
+    "SluiceCookies",
 ]
 
 let package = Package(
@@ -73,6 +74,7 @@ let package = Package(
         .systemLibrary(
             name: "CSQLite", path: "Modules/CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CPSL", path: "Modules/CPSL", pkgConfig: "libpsl", providers: [.apt(["libpsl-dev"])]),
 
         // The C table a loadable plugin exports (header only).
         .target(name: "CSluicePluginABI", path: "Modules/CSluicePluginABI"),
@@ -96,6 +98,7 @@ let package = Package(
         module("SluiceCache", dependencies: ["SluiceCore", "CSQLite"]),
         // Stubs for users' tests: a layer of the session's pipeline.
         module("SluiceTesting", dependencies: ["SluiceCore", "SluiceTransport"]),
+        module("SluiceCookies", dependencies: ["SluiceCore", "CPSL"]),
         // The ecosystem's interfaces, each a product of its own that depends only on SluiceCore's seams.
         module("SluiceHTTPTypes", dependencies: ["SluiceCore", .product(name: "HTTPTypes", package: "swift-http-types")]),
         module("SluiceOpenAPI", dependencies: [
@@ -198,6 +201,7 @@ let package = Package(
         tests("SluiceConformanceKitTests", dependencies: ["SluiceConformanceKit", "SluiceGzip", "SluiceConformance", "CSluiceHeap"]),
         tests("SluiceTests", dependencies: ["Sluice", "SluiceTesting", .product(name: "Logging", package: "swift-log")]),
         tests("SluiceTestingTests", dependencies: ["Sluice", "SluiceTesting", "SluiceCache"]),
+        tests("SluiceCookiesTests", dependencies: ["SluiceCookies"]),
         // A new user's first program, every call in one function: the compiler must build it (quickly),
         // and SluiceTests runs it against the test servers.
         .executableTarget(
@@ -228,7 +232,7 @@ let package = Package(
             "SluiceOpenAPI", "SluiceTransport", "HTTPBinAPI", .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
         ]),
         tests("SluiceObservabilityTests", dependencies: [
-            "SluiceTracing", "SluiceMetrics", "SluiceTransport", "SluiceTesting", "SluiceCache",
+            "SluiceTracing", "SluiceMetrics", "SluiceTransport", "SluiceTesting", "SluiceCache", "Sluice",
             .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             .product(name: "Tracing", package: "swift-distributed-tracing"),
             .product(name: "MetricsTestKit", package: "swift-metrics"),

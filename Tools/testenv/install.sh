@@ -15,6 +15,7 @@ DEB_PACKAGES=(
     libzstd-dev
     # SluiceCache's disk index.
     libsqlite3-dev
+    libpsl-dev
     # The command-line coders: fixtures for the served .br and .zst files, and the benchmark's peers.
     brotli
     zstd
