@@ -201,7 +201,7 @@ let package = Package(
         tests("SluiceConformanceKitTests", dependencies: ["SluiceConformanceKit", "SluiceGzip", "SluiceConformance", "CSluiceHeap"]),
         tests("SluiceTests", dependencies: ["Sluice", "SluiceTesting", .product(name: "Logging", package: "swift-log")]),
         tests("SluiceTestingTests", dependencies: ["Sluice", "SluiceTesting", "SluiceCache"]),
-        tests("SluiceCookiesTests", dependencies: ["SluiceCookies"]),
+        tests("SluiceCookiesTests", dependencies: ["SluiceCookies", "SluiceTransport"]),
         // A new user's first program, every call in one function: the compiler must build it (quickly),
         // and SluiceTests runs it against the test servers.
         .executableTarget(

@@ -50,6 +50,12 @@ public struct SessionConfiguration: Sendable {
     /// the session's tasks); a request's ``HTTPRequest/shouldHandleCookies`` can turn them off for it.
     /// Default `true`.
     public var handlesCookies = true
+    /// Where cookies are kept when ``handlesCookies`` is on: `nil` for libcurl's own in-memory store (one per
+    /// session, which nothing can read); a ``CookieStorage`` (SluiceCookies' `CookieStore`: RFC 6265, readable,
+    /// writable, saved to and loaded from curl's cookie file) replaces it, and sessions given the same
+    /// instance share their cookies. The session asks it for each hop's `Cookie` field (in the bridge, so
+    /// the layers below see it) and gives it each network answer's head. Default `nil`.
+    public var cookieStorage: (any CookieStorage)?
     /// Whether and how requests use a proxy: the one the environment names (`http_proxy`,
     /// `https_proxy`, `all_proxy`, `no_proxy`, read when the session is made), none, or a given one
     /// (HTTP, HTTPS, SOCKS4, SOCKS5) with its credentials and bypass list. A request's own

@@ -147,11 +147,29 @@ final class PipelineCall: HTTPLayerChain, @unchecked Sendable {
                 request, configuration: session.sharedConfiguration, leftOriginalOrigin: hop.leftOriginalOrigin,
                 authorization: hop.basicAuthorization)
             // With nothing between the bridge and the network, straight to the exchange: no frame more.
-            if case .exchange = stages[position + 1] { return try await exchange(prepared, context: context) }
-            return try await send(prepared, context: context, at: position + 1)
+            let answer =
+                if case .exchange = stages[position + 1] {
+                    try await exchange(prepared, context: context)
+                } else {
+                    try await send(prepared, context: context, at: position + 1)
+                }
+            Bridge.storeCookies(of: answer, for: prepared, configuration: session.sharedConfiguration)
+            return answer
         case .exchange:
             return try await exchange(request, context: context)
         }
+    }
+
+    /// The bridge and the exchange of one hop, with nothing between them (``passesStraightDown(from:)``).
+    private func exchangeThroughBridge(
+        _ request: HTTPRequest, context: HTTPLayerContext, hop: Hop
+    ) async throws(SluiceError) -> HTTPLayerResponse {
+        let shared = session.sharedConfiguration
+        let prepared = Bridge.prepare(
+            request, configuration: shared, leftOriginalOrigin: hop.leftOriginalOrigin, authorization: hop.basicAuthorization)
+        let answer = try await exchange(prepared, context: context, hop: hop)
+        Bridge.storeCookies(of: answer, for: prepared, configuration: shared)
+        return answer
     }
 
     /// A chain that runs one request as a call of its own (``HTTPLayerNext/detached``).
@@ -227,11 +245,7 @@ final class PipelineCall: HTTPLayerChain, @unchecked Sendable {
             }
             var answer =
                 if direct {
-                    try await exchange(
-                        Bridge.prepare(
-                            hopRequest, configuration: shared, leftOriginalOrigin: hop.leftOriginalOrigin,
-                            authorization: hop.basicAuthorization),
-                        context: context, hop: hop)
+                    try await exchangeThroughBridge(hopRequest, context: context, hop: hop)
                 } else {
                     try await send(hopRequest, context: context, at: position)
                 }

@@ -333,7 +333,8 @@ final class Transfer: @unchecked Sendable {
     // MARK: Configuring the easy handle
 
     /// Whether this request sends and stores cookies.
-    var handlesCookies: Bool { configuration.handlesCookies && request.shouldHandleCookies }
+    /// (libcurl's engine: a session with a ``CookieStorage`` of its own keeps its cookies there instead.)
+    var handlesCookies: Bool { configuration.handlesCookies && request.shouldHandleCookies && configuration.cookieStorage == nil }
 
     /// Configures a reset easy handle of `engine` for the current request, turning its cookie engine on
     /// when `startingCookieEngine` (it stays on through resets; the share decides the cookie store).
