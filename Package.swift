@@ -130,7 +130,7 @@ let package = Package(
         .target(
             name: "SluiceConformance",
             dependencies: [
-                "Sluice", "SluiceConformanceKit", "SluiceCache", "CCurl",
+                "Sluice", "SluiceConformanceKit", "SluiceCache", "SluiceCookies", "CCurl",
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ],
             path: "Tools/Conformance/SluiceConformance"),

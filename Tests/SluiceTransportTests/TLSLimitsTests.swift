@@ -90,4 +90,14 @@ struct TLSLimitsTests {
         }
         #expect(throws: SluiceError.self) { _ = try TLSConfiguration.ClientIdentity(pkcs12File: "/nonexistent.p12") }
     }
+
+    @Test("a server that requires a client certificate, none given: clientCertificateRejected, not connectionLost")
+    func missingIdentity() async throws {
+        // (A certificate nginx does not trust passes the handshake there and is answered 400; a server that
+        // refuses it with a TLS alert is mapped to clientCertificateRejected too: CurlErrorMappingTests.)
+        let none = try Transport.session()
+        defer { none.invalidate(cancelingTasks: true) }
+        let missing = await #expect(throws: SluiceError.self) { try await none.data(for: Transport.request(.mutualTLSStrict, "/status")) }
+        #expect(missing?.code == .clientCertificateRejected)
+    }
 }

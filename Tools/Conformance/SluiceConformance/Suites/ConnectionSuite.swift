@@ -1,13 +1,15 @@
 import Foundation
+import SluiceCookies
 import SluiceCore
 import SluiceTransport
 
 /// `transport.connections`: where connections go and what survives a failure, against the servers — nginx
 /// on a Unix socket, a connection override, an HTTP proxy with `CONNECT` (tinyproxy), a SOCKS5h proxy with
-/// credentials (microsocks), a PKCS#12 client identity, and a download cut part way resumed whole.
+/// credentials (microsocks), a PKCS#12 client identity, a download cut part way resumed whole, and a cookie
+/// store that a redirect's cookie goes through.
 struct ConnectionSuite: ConformanceSuite {
     let name = "transport.connections"
-    let summary = "Unix sockets, connection overrides, HTTP and SOCKS5h proxies, PKCS#12 identities, resume after a cut"
+    let summary = "Unix sockets, connection overrides, HTTP and SOCKS5h proxies, PKCS#12 identities, resume after a cut, cookies"
     let requirements: ConformanceRequirements = .servers
 
     func run(in context: ConformanceContext) async throws -> [CaseResult] {
@@ -88,6 +90,15 @@ struct ConnectionSuite: ConformanceSuite {
             let size = try FileManager.default.attributesOfItem(atPath: target.path)[.size] as? Int
             return finished.resumption == .continued(fromByte: resume.partialFileLength ?? -1) && size == 1 << 20
                 ? nil : "resumed as \(String(describing: finished.resumption)), \(size ?? 0) bytes"
+        }
+        await check("a cookie set by a redirect's answer is kept in the CookieStore and sent on the next hop") {
+            guard let httpbin = servers.url(for: .httpbin) else { throw ConformanceError("the servers file lacks httpbin's address") }
+            let store = CookieStore()
+            let answer = try await session { $0.cookieStorage = store }
+                .data(for: HTTPRequest(url: URL(string: httpbin.absoluteString + "/cookies/set?conformance=1")!))
+            let echoed = (try JSONSerialization.jsonObject(with: answer.data) as? [String: Any])?["cookies"] as? [String: String]
+            let kept = store.cookies(forDomain: httpbin.host ?? "").map(\.name)
+            return echoed == ["conformance": "1"] && kept == ["conformance"] ? nil : "echoed \(echoed ?? [:]), kept \(kept)"
         }
         return results
     }
