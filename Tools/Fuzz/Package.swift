@@ -30,6 +30,8 @@ let package = Package(
         fuzzTarget("FuzzMediaType", ["SluiceCore"]),
         // SluiceCache's readings of caching header fields (HTTP dates, Age, Cache-Control, Vary), with properties.
         fuzzTarget("FuzzCacheHeaders", ["SluiceCache", "SluiceCore"]),
+        // Set-Cookie fields, cookie dates, and what a cookie store sends (SluiceCookies).
+        fuzzTarget("FuzzSetCookie", ["SluiceCookies", "SluiceCore"]),
         // The event-stream parser and the line splitter (server-sent events, lines, JSON Lines), with properties.
         fuzzTarget("FuzzEventStream", ["SluiceCore"]),
         // The transport's response-head parser, fed lines as libcurl's header callback is.
