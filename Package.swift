@@ -235,6 +235,7 @@ let package = Package(
             "SluiceTracing", "SluiceMetrics", "SluiceTransport", "SluiceTesting", "SluiceCache", "Sluice",
             .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             .product(name: "Tracing", package: "swift-distributed-tracing"),
+            .product(name: "Instrumentation", package: "swift-distributed-tracing"),
             .product(name: "MetricsTestKit", package: "swift-metrics"),
             .product(name: "CoreMetrics", package: "swift-metrics"),
         ]),
