@@ -10,12 +10,11 @@ Each run is its own process under /usr/bin/time (CPU time, peak RSS). Every scen
 transport once per round in turn; a transport's ratio to Sluice is the median of its per-round ratios.
 """
 import argparse
-import json
 import os
 import statistics
-import subprocess
 import sys
-import tempfile
+
+import timed_run
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--client-bin", required=True)
@@ -36,28 +35,10 @@ TRANSPORTS = [("SluiceClientTransport", "sluice"), ("swift-openapi-async-http-cl
 
 
 def run(name, scenario, requests, concurrency):
-    with tempfile.TemporaryDirectory() as scratch:
-        timing = os.path.join(scratch, "time")
-        process = subprocess.run(
-            ["/usr/bin/time", "-f", "%U %S %M", "-o", timing, args.client_bin, name, scenario, server,
-             str(requests), str(concurrency)], capture_output=True, text=True, timeout=900)
-        if process.returncode != 0:
-            error = (process.stderr.strip().splitlines() or ["failed"])[-1][:160]
-            print(f"    {name} failed: {error}", file=sys.stderr, flush=True)
-            return {"error": error}
-        result = json.loads(process.stdout.strip().splitlines()[-1])
-        user, system, rss_kb = open(timing).read().split()[-3:]
-        result["cpu"] = float(user) + float(system)
-        result["rss_mib"] = int(rss_kb) / 1024
-        return result
+    return timed_run.run(name, [args.client_bin, name, scenario, server, str(requests), str(concurrency)])
 
 
-def rate(result, unit):
-    if "error" in result:
-        return None
-    if unit == "req/s":
-        return result["operations"] / result["seconds"]
-    return result["bytes"] / result["seconds"] / 1e6
+rate = timed_run.rate
 
 
 rows = []

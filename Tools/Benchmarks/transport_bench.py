@@ -16,13 +16,13 @@ the medians of its runs.
 Server addresses come from the SLUICE_* variables Tools/testenv exports.
 """
 import argparse
-import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
+
+import timed_run
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--client-bin", required=True)
@@ -76,29 +76,10 @@ def run(client, scenario, arguments):
         time.sleep(1)
     with tempfile.TemporaryDirectory() as scratch:
         arguments = [a.replace("{tmp}", os.path.join(scratch, "download.bin")) for a in arguments]
-        timing = os.path.join(scratch, "time")
-        process = subprocess.run(
-            ["/usr/bin/time", "-f", "%U %S %M", "-o", timing] + command(client, scenario, arguments),
-            capture_output=True, text=True, timeout=900)
-        if process.returncode != 0:
-            error = (process.stderr.strip().splitlines() or ["failed"])[-1][:120]
-            print(f"    {client} failed: {error}", file=sys.stderr, flush=True)
-            return {"error": error}
-        result = json.loads(process.stdout.strip().splitlines()[-1])
-        if "unsupported" in result:
-            return {"error": result["unsupported"]}
-        user, system, rss_kb = open(timing).read().split()[-3:]
-        result["cpu"] = float(user) + float(system)
-        result["rss_mib"] = int(rss_kb) / 1024
-        return result
+        return timed_run.run(client, command(client, scenario, arguments))
 
 
-def rate(result, unit):
-    if "error" in result:
-        return None
-    if unit == "req/s":
-        return result["operations"] / result["seconds"]
-    return result["bytes"] / result["seconds"] / 1e6
+rate = timed_run.rate
 
 
 def median(values):

@@ -30,9 +30,9 @@ enum CookieDate {
         guard let time, let dayOfMonth, let month, var year else { return nil }
         if (70...99).contains(year) { year += 1900 } else if (0...69).contains(year) { year += 2000 }
         guard (1...31).contains(dayOfMonth), year >= 1601, time.hour <= 23, time.minute <= 59, time.second <= 59,
-            dayOfMonth <= daysIn(month: month, year: year)
+            dayOfMonth <= HTTPDate.daysIn(month: month, year: year)
         else { return nil }
-        let days = daysSinceEpoch(year: year, month: month, day: dayOfMonth)
+        let days = HTTPDate.days(year: year, month: month, day: dayOfMonth)
         let seconds = days * 86_400 + time.hour * 3600 + time.minute * 60 + time.second
         return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
@@ -86,24 +86,5 @@ enum CookieDate {
         let prefix = token.prefix(3)
         guard let index = months.firstIndex(where: { CookieBytes.equalsIgnoringCase(prefix, $0) }) else { return nil }
         return index + 1
-    }
-
-    /// The number of days in `month` (1–12) of `year` in the proleptic Gregorian calendar.
-    static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    /// Days from 1970-01-01 to the given civil date (Howard Hinnant's `days_from_civil`).
-    static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }

@@ -150,7 +150,8 @@ package enum HTTPDate {
         }
     }
 
-    static func daysIn(month: Int, year: Int) -> Int {
+    /// The number of days in `month` (1–12) of `year` in the proleptic Gregorian calendar.
+    package static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: 30
@@ -159,7 +160,7 @@ package enum HTTPDate {
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    static func days(year: Int, month: Int, day: Int) -> Int {
+    package static func days(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400

@@ -4,16 +4,11 @@ import SluiceCore
 /// One task's measurements, reported once: when the body the caller receives ends, when the task fails,
 /// or, for a body nobody reads, when the last reference to it goes.
 final class CallMeasurement: Sendable {
-    private struct State: Sendable {
-        var ended = false
-        var bytes: Int64 = 0
-    }
-
     private let factory: any MetricsFactory
     private let method: String
     private let started: ContinuousClock.Instant
     private let active: Meter
-    private let state = Locked(State())
+    private let tally = BodyTally()
     /// The status class of the answer (`2xx`…), once there is one.
     private let statusClass = Locked<String?>(nil)
 
@@ -38,18 +33,11 @@ final class CallMeasurement: Sendable {
     }
 
     /// Counts a part of the body.
-    func received(_ count: Int) {
-        state.withLock { $0.bytes += Int64(count) }
-    }
+    func received(_ count: Int) { tally.add(count) }
 
     /// Reports the task (once): answered, or failed with the error.
     func end(_ result: Result<Void, SluiceError>) {
-        let bytes: Int64? = state.withLock { state in
-            guard !state.ended else { return nil }
-            state.ended = true
-            return state.bytes
-        }
-        guard let bytes else { return }
+        guard let bytes = tally.finish() else { return }
         let methodDimension = ("http.request.method", method)
         let outcome: String
         switch result {
