@@ -277,8 +277,9 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
     /// For `http+unix` or `https+unix` in any case (async-http-client's form of a URL whose host is a
     /// percent-encoded Unix socket path), the scheme sent over the socket: `http` or `https`; else `nil`.
     package static func unixSocketScheme(_ scheme: String) -> String? {
-        let bytes = Array(scheme.utf8)
-        guard bytes.count > 5, bytes.suffix(5).map({ $0 | 0x20 }) == Array("+unix".utf8) else { return nil }
+        let bytes = scheme.utf8
+        // `http` and `https`, the schemes of nearly every request, are ruled out by their length alone.
+        guard bytes.count > 5, bytes.suffix(5).elementsEqual("+unix".utf8, by: { $0 | 0x20 == $1 }) else { return nil }
         let base = String(decoding: bytes.dropLast(5), as: UTF8.self)
         return isHTTPScheme(base) ? base.lowercased() : nil
     }

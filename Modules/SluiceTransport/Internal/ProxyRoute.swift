@@ -49,6 +49,8 @@ enum ProxyRoute: Equatable {
             try proxy.validate()
             return bypasses(url, proxy.bypass) ? .direct : .proxy(proxy)
         case .environment:
+            // The usual case, no proxy variable set: nothing to look at.
+            guard environment.http != nil || environment.https != nil || environment.all != nil else { return .direct }
             let overTLS = url.scheme?.lowercased() == "https"
             guard let text = (overTLS ? environment.https : environment.http) ?? environment.all else { return .direct }
             if let noProxy = environment.noProxy, bypasses(url, entries(of: noProxy)) { return .direct }
