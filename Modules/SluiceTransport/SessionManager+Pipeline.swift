@@ -6,10 +6,19 @@ import Synchronization
 /// body delivered, the task completed.
 extension SessionManager {
     /// A task's successful end as its completion sees it: the final request, the response and the metrics.
-    struct Completed {
+    ///
+    /// A class: an outcome is handed through several steps (the chain's end, the task's completion, the
+    /// caller's response), and a copy of the three values would retain each of their parts every time.
+    final class Completed: Sendable {
         let request: HTTPRequest
         let response: HTTPResponse
         let metrics: TaskMetrics
+
+        init(request: HTTPRequest, response: HTTPResponse, metrics: TaskMetrics) {
+            self.request = request
+            self.response = response
+            self.metrics = metrics
+        }
     }
 
     /// What a call ran to: its completed task's answer and the body where the caller asked for it.
@@ -209,16 +218,18 @@ extension SessionManager {
     /// that raced it), ends its progress streams, tells the observers. Returns the outcome the task
     /// completed with.
     func complete(_ task: SessionTask, _ outcome: Result<Completed, SluiceError>) -> Result<Completed, SluiceError> {
-        var outcome = outcome
+        // The outcome is only borrowed here (each copy of a completed answer retains its request, its
+        // response's parts and its metrics); `replaced` is the error it gives way to, when one does.
+        var replaced: SluiceError?
         var onComplete: (@Sendable (Result<TaskMetrics, SluiceError>) -> Void)?
         let continuations = task.mutable.withLock { state -> [AsyncStream<TransferProgress>.Continuation]? in
             switch state.lifecycle.complete() {
             case .alreadyCompleted:
-                outcome = .failure(state.error ?? SluiceError(.cancelled, "the task was cancelled", request: state.currentRequest))
+                replaced = state.error ?? SluiceError(.cancelled, "the task was cancelled", request: state.currentRequest)
                 return nil
             case .cancelled:
                 if case .failure(let error) = outcome, error.code == .cancelled { break }
-                outcome = .failure(SluiceError(.cancelled, "the task was cancelled", request: state.currentRequest))
+                replaced = SluiceError(.cancelled, "the task was cancelled", request: state.currentRequest)
             case .asEnded:
                 break
             }
@@ -227,18 +238,22 @@ extension SessionManager {
             state.starter = nil
             onComplete = state.onComplete
             state.onComplete = nil
-            switch outcome {
-            case .success(let completed):
-                state.metrics = completed.metrics
-                state.response = completed.response
-            case .failure(let error):
-                state.error = error
+            if let replaced {
+                state.error = replaced
+            } else {
+                switch outcome {
+                case .success(let completed):
+                    state.metrics = completed.metrics
+                    state.response = completed.response
+                case .failure(let error):
+                    state.error = error
+                }
             }
             guard !state.progressContinuations.isEmpty else { return [] }
             defer { state.progressContinuations.removeAll() }
             return Array(state.progressContinuations.values)
         }
-        guard let continuations else { return outcome }
+        guard let continuations else { return .failure(replaced!) }
         let lastDrained = state.withLock { state -> Bool in
             state.tasks.removeValue(forKey: task.id)
             return state.draining.remove(task.id) != nil && state.draining.isEmpty
@@ -246,8 +261,16 @@ extension SessionManager {
         // The session was invalidated without cancelling, and this was the last task it waited for.
         if lastDrained { engine.submit(.stop(cancelling: false)) }
         for continuation in continuations { continuation.finish() }
-        let error: SluiceError? = if case .failure(let failure) = outcome { failure } else { nil }
-        let metrics: TaskMetrics? = if case .success(let completed) = outcome { completed.metrics } else { nil }
+        let error: SluiceError?
+        let metrics: TaskMetrics?
+        if let replaced {
+            (error, metrics) = (replaced, nil)
+        } else {
+            switch outcome {
+            case .success(let completed): (error, metrics) = (nil, completed.metrics)
+            case .failure(let failure): (error, metrics) = (failure, nil)
+            }
+        }
         // Observers first, then the task's own completion.
         notify(
             .sluiceTaskDidComplete, task,
@@ -260,7 +283,8 @@ extension SessionManager {
         ) {
             $0.taskDidComplete(task, error: error, metrics: metrics)
         }
-        onComplete?(outcome.map(\.metrics))
+        if let onComplete { onComplete(metrics.map { .success($0) } ?? .failure(error!)) }
+        if let replaced { return .failure(replaced) }
         return outcome
     }
 

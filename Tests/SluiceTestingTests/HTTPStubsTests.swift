@@ -139,9 +139,10 @@ struct HTTPStubsTests {
         #expect(times.last! >= .milliseconds(190))
 
         let counts = Locked<[Int64]>([])
-        _ = try await session.download(
+        let downloaded = try await session.download(
             for: Self.request("/feed"), to: { temporary, _ in temporary },
             progress: { progress in counts.withLock { $0.append(progress.bytesReceived) } })
+        unlink(downloaded.fileURL.path)
         let seen = counts.withLock { $0 }
         #expect(seen.last == Int64(parts.reduce(0) { $0 + $1.count }))
         #expect(Set(seen).count >= 3, "progress moves as chunks arrive: \(seen)")

@@ -5,11 +5,11 @@ import Testing
 /// The idle watch with no socket and no waiting: samples at chosen instants.
 @Suite("Idle watch")
 struct IdleWatchTests {
-    private static let start = ContinuousClock.now
+    private static let start = MonotonicInstant.now
 
     /// Samples `counts` at the given seconds after ``start`` and returns each verdict.
     private static func run(timeout: Double, _ samples: [(Double, Int64?)]) -> [Bool] {
-        var watch = IdleWatch(timeout: timeout, now: start)
+        var watch = IdleWatch(timeout: timeout)
         return samples.map { seconds, count in watch.isIdle(count: count, at: start + .milliseconds(Int(seconds * 1000))) }
     }
 
@@ -39,7 +39,7 @@ struct IdleWatchTests {
 
     @Test("restart forgets the last count: the next sample starts the clock")
     func restart() {
-        var watch = IdleWatch(timeout: 1, now: Self.start)
+        var watch = IdleWatch(timeout: 1)
         let first = watch.isIdle(count: 3, at: Self.start)
         watch.restart()
         let afterRestart = watch.isIdle(count: 3, at: Self.start + .seconds(5))
@@ -49,7 +49,7 @@ struct IdleWatchTests {
 
     @Test("the first sample never says idle, whatever time passed before it")
     func firstSample() {
-        var watch = IdleWatch(timeout: 1, now: Self.start)
+        var watch = IdleWatch(timeout: 1)
         let verdict = watch.isIdle(count: 0, at: Self.start + .seconds(100))
         #expect(!verdict)
     }

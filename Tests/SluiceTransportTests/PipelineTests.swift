@@ -120,15 +120,23 @@ struct SendingForm: Sendable, CustomStringConvertible {
 struct AnsweringLayer: HTTPLayer {
     enum Form: String, CaseIterable, Sendable { case bytes, file, stream }
 
+    /// A file removed when the last copy of the layer that owns it is gone.
+    final class OwnedFile: Sendable {
+        let path: String
+        init(_ bytes: Data) throws { path = try SendingForm.file(bytes) }
+        deinit { unlink(path) }
+    }
+
     let form: Form
     let body: Data
+    private let file: OwnedFile
     /// The file a `.file` answer reads (the layer's own: the session must leave it in place).
-    let path: String
+    var path: String { file.path }
 
     init(form: Form, body: Data) throws {
         self.form = form
         self.body = body
-        path = try SendingForm.file(body)
+        file = try OwnedFile(body)
     }
 
     func send(_ request: HTTPRequest, context: HTTPLayerContext, next: HTTPLayerNext) async throws(SluiceError) -> HTTPLayerResponse {
@@ -224,7 +232,6 @@ extension TransportSuites {
             defer { server.stop() }
             let body = Data((0..<50_000).map { UInt8(truncatingIfNeeded: $0 * 7) })
             let layer = try AnsweringLayer(form: answer, body: body)
-            defer { unlink(layer.path) }
             let monitor = RecordingMonitor()
             let session = SessionManager(
                 configuration: {

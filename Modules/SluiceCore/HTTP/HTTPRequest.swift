@@ -28,20 +28,22 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
     /// its task, its transfer, its response and its errors, and a copy of one reference costs one retain
     /// where a copy of the fields cost one per field that holds a reference.
     private final class Storage: @unchecked Sendable {
-        // Changed only through a uniquely referenced storage (`unique()`), so never while shared.
-        var url: URL
-        var method: HTTPMethod
-        var headers: HTTPHeaders
-        var body: HTTPBody
-        var timeout: TimeInterval?
-        var shouldHandleCookies = true
-        var cachePolicy = CachePolicy.useProtocolCachePolicy
-        var contentEncoding: String?
-        var isSafeToRepeat: Bool?
-        var redirectPolicy: RedirectPolicy?
-        var resourceTimeout: TimeInterval?
-        var connection: ConnectionSettings?
-        var proxy: ProxyChoice?
+        // Changed only through a uniquely referenced storage (`unique()`), so never while shared: the
+        // exclusivity of the value that owns it is checked where that value is, and a run-time check of
+        // each field here would only repeat it (at a cost on every read of the request path).
+        @exclusivity(unchecked) var url: URL
+        @exclusivity(unchecked) var method: HTTPMethod
+        @exclusivity(unchecked) var headers: HTTPHeaders
+        @exclusivity(unchecked) var body: HTTPBody
+        @exclusivity(unchecked) var timeout: TimeInterval?
+        @exclusivity(unchecked) var shouldHandleCookies = true
+        @exclusivity(unchecked) var cachePolicy = CachePolicy.useProtocolCachePolicy
+        @exclusivity(unchecked) var contentEncoding: String?
+        @exclusivity(unchecked) var isSafeToRepeat: Bool?
+        @exclusivity(unchecked) var redirectPolicy: RedirectPolicy?
+        @exclusivity(unchecked) var resourceTimeout: TimeInterval?
+        @exclusivity(unchecked) var connection: ConnectionSettings?
+        @exclusivity(unchecked) var proxy: ProxyChoice?
 
         init(url: URL, method: HTTPMethod, headers: HTTPHeaders, body: HTTPBody, timeout: TimeInterval?) {
             self.url = url

@@ -5,12 +5,14 @@
 /// the pipeline passes it up.
 public struct HTTPLayerResponse: Sendable {
     private final class Storage: @unchecked Sendable {
-        // Changed only through a uniquely referenced storage (`unique()`), so never while shared.
-        var request: HTTPRequest
-        var response: HTTPResponse
-        var body: HTTPLayerBody
-        var source: ResponseSource
-        var transactions: [TaskMetrics.Transaction]
+        // Changed only through a uniquely referenced storage (`unique()`), so never while shared: the
+        // exclusivity of the value that owns it is checked where that value is, and a run-time check of
+        // each field here would only repeat it (at a cost on every read of the request path).
+        @exclusivity(unchecked) var request: HTTPRequest
+        @exclusivity(unchecked) var response: HTTPResponse
+        @exclusivity(unchecked) var body: HTTPLayerBody
+        @exclusivity(unchecked) var source: ResponseSource
+        @exclusivity(unchecked) var transactions: [TaskMetrics.Transaction]
 
         init(
             request: HTTPRequest, response: HTTPResponse, body: HTTPLayerBody, source: ResponseSource,

@@ -68,7 +68,7 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
     private var cookiePool: [UnsafeMutableRawPointer] = []
     /// When ``failIdleTransfers()`` looks next; `nil` when no transfer had an idle timeout at the last look.
     /// Kept while no transfer runs (it then does not wake the engine).
-    private var nextIdleCheck: ContinuousClock.Instant?
+    private var nextIdleCheck: MonotonicInstant?
     private var stopping: Bool?  // nil: running; true: cancel everything; false: drain
     /// Transfers that ended in this turn of the loop, handed to their completions together.
     private var ended: [(Transfer, Transfer.Ending)] = []
@@ -238,7 +238,7 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
     /// shortest idle timeout (between 50 ms and a second).
     private func failIdleTransfers() {
         guard !active.isEmpty else { return }
-        let now = ContinuousClock.now
+        let now = MonotonicInstant.now
         if let next = nextIdleCheck, now < next { return }
         var shortest = TimeInterval.infinity
         var idle: [(UnsafeMutableRawPointer, Transfer)] = []
@@ -266,7 +266,7 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
     /// How long the engine may sleep: a second, or less when an idle check of running transfers is due sooner.
     private func pollTimeout() -> Int32 {
         guard !active.isEmpty, let next = nextIdleCheck else { return 1000 }
-        return min(1000, Int32(max(0, (next - ContinuousClock.now) / .milliseconds(1)).rounded(.up)))
+        return min(1000, Int32(max(0, (next - MonotonicInstant.now) / .milliseconds(1)).rounded(.up)))
     }
 
     private func attach(_ transfer: Transfer) {
@@ -304,7 +304,7 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
         // so only a transfer looked at more often than that (an idle timeout under 4 s) can need it.
         if transfer.idleTimeout > 0, let next = nextIdleCheck {
             let interval = Self.idleCheckInterval(forTimeout: transfer.idleTimeout)
-            if interval < Self.longestIdleCheckInterval, ContinuousClock.now + interval < next { nextIdleCheck = nil }
+            if interval < Self.longestIdleCheckInterval, MonotonicInstant.now + interval < next { nextIdleCheck = nil }
         }
         let code = curl_multi_add_handle(multi, easy)
         if code != CURLM_OK {

@@ -10,13 +10,12 @@ struct IdleWatch {
     let timeout: Double
     /// The count at the last sample, or -1 when the clock was stopped.
     private var count: Int64 = -1
-    /// Since when ``count`` has stood still.
-    private var since: ContinuousClock.Instant
+    /// Since when ``count`` has stood still (set by the first sample: the clock starts stopped).
+    private var since = MonotonicInstant(nanoseconds: 0)
 
-    /// A watch for `timeout` seconds (negative means 0: never idle).
-    init(timeout: Double, now: ContinuousClock.Instant = .now) {
+    /// A watch for `timeout` seconds (negative means 0: never idle), its clock stopped until the first sample.
+    init(timeout: Double) {
         self.timeout = max(0, timeout)
-        since = now
     }
 
     /// Stops the clock until the next sample (a new attempt begins).
@@ -24,7 +23,7 @@ struct IdleWatch {
 
     /// Takes a sample: the bytes moved so far both ways, or `nil` when the clock does not run. Returns
     /// whether the count has stood still for the whole timeout.
-    mutating func isIdle(count sample: Int64?, at now: ContinuousClock.Instant) -> Bool {
+    mutating func isIdle(count sample: Int64?, at now: MonotonicInstant) -> Bool {
         guard timeout > 0 else { return false }
         guard let sample, sample >= 0, sample == count else {
             count = sample ?? -1

@@ -24,7 +24,7 @@ enum PendingDecision {
     /// - Throws: ``SluiceError/Code/cancelled``, or `timeoutError` at the deadline.
     static func ask<Answer: Sendable>(
         _ question: @escaping @Sendable () -> Answer, for call: PipelineCall, request: HTTPRequest,
-        deadline: ContinuousClock.Instant?, timeoutError: @escaping @Sendable () -> SluiceError
+        deadline: MonotonicInstant?, timeoutError: @escaping @Sendable () -> SluiceError
     ) async throws(SluiceError) -> Answer {
         let wait = Locked<Wait<Answer>?>(nil)
         let answer = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Answer, SluiceError>, Never>) in
@@ -41,7 +41,7 @@ enum PendingDecision {
                 end(.failure(SluiceError(.cancelled, "the task was cancelled while its handler decided", request: request)))
             }
             if let deadline {
-                let seconds = max(0, Double((deadline - ContinuousClock.now) / .milliseconds(1)) / 1000)
+                let seconds = max(0, Double((deadline - MonotonicInstant.now) / .milliseconds(1)) / 1000)
                 queue.asyncAfter(deadline: .now() + seconds) { end(.failure(timeoutError())) }
             }
             queue.async { end(.success(question())) }

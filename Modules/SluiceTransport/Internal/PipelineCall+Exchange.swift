@@ -17,34 +17,11 @@ extension PipelineCall {
             startedAt: start, resourceTimeout: resourceTimeout, credential: hop.credential,
             followUpRule: hop.followUpRule, sendsBodyAgain: hop.sendsBodyAgain,
             destination: destination, bodyReadQueue: bodyReadQueue)
-        let streaming = destination == .stream
-        var completion: (@Sendable (Transfer, Transfer.Ending) -> Void)?
-        if streaming { completion = { [self] transfer, ending in streamHopEvent(ending, ended: transfer) } }
+        if destination == .stream { return try await exchangeStreamed(request, settings: settings) }
         let transfer = Transfer(
             observer: task, request: request, hop: settings, configuration: session.sharedConfiguration, sink: sink,
-            completion: completion)
+            completion: nil)
         let suspended = try session.attach(transfer, to: task)
-        if streaming {
-            streamHopBegins()
-            let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, SluiceError>, Never>) in
-                if let early = waitForHead(continuation) { return continuation.resume(returning: early) }
-                session.start(transfer, suspended: suspended)
-            }
-            headTaken()
-            switch result {
-            case .failure(let error):
-                session.detach(transfer, from: task)
-                throw error
-            case .success:
-                if transfer.heldAsideBody == nil {
-                    // The head of the body the stream carries: the transfer runs on while it is read.
-                    streamStarted(transfer)
-                } else {
-                    session.detach(transfer, from: task)
-                }
-                return answer(from: transfer)
-            }
-        }
         let ending = await withUnsafeContinuation { (awaiter: Transfer.Awaiter) in
             transfer.wait(awaiter)
             session.start(transfer, suspended: suspended)
@@ -54,6 +31,36 @@ extension PipelineCall {
         // meanwhile finds it ended and does nothing to it (the follow-ups check the cancel between hops).
         try ending.get()
         return answer(from: transfer)
+    }
+
+    /// A streamed call's hop: returns at its head, its body running on into the call's stream (a function
+    /// of its own, so the frame of every other hop holds none of this).
+    private func exchangeStreamed(_ request: HTTPRequest, settings: Transfer.HopSettings) async throws(SluiceError)
+        -> HTTPLayerResponse
+    {
+        let transfer = Transfer(
+            observer: task, request: request, hop: settings, configuration: session.sharedConfiguration, sink: sink,
+            completion: { [self] transfer, ending in streamHopEvent(ending, ended: transfer) })
+        let suspended = try session.attach(transfer, to: task)
+        streamHopBegins()
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, SluiceError>, Never>) in
+            if let early = waitForHead(continuation) { return continuation.resume(returning: early) }
+            session.start(transfer, suspended: suspended)
+        }
+        headTaken()
+        switch result {
+        case .failure(let error):
+            session.detach(transfer, from: task)
+            throw error
+        case .success:
+            if transfer.heldAsideBody == nil {
+                // The head of the body the stream carries: the transfer runs on while it is read.
+                streamStarted(transfer)
+            } else {
+                session.detach(transfer, from: task)
+            }
+            return answer(from: transfer)
+        }
     }
 
     /// What a hop's transfer answered: its request as sent, its head, and its body as the sink holds it

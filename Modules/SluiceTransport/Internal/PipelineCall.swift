@@ -21,7 +21,7 @@ final class PipelineCall: HTTPLayerChain, @unchecked Sendable {
     /// When the call started: its resource timeout counts from here. Taken by its first hop's transfer
     /// as it configures its handle (a clock read the transfer makes anyway), or here before a hop
     /// that is not the first, or by the delivery of an answer no transfer gave.
-    var startedAt: ContinuousClock.Instant { clock().started }
+    var startedAt: MonotonicInstant { clock().started }
     /// When the call started, for its metrics.
     var startDate: Date { clock().date }
 
@@ -70,7 +70,7 @@ final class PipelineCall: HTTPLayerChain, @unchecked Sendable {
 
     /// When the call started, once known.
     struct Clock: Sendable {
-        var started: ContinuousClock.Instant
+        var started: MonotonicInstant
         var date: Date
 
         static func now() -> Clock { Clock(started: .now, date: Date()) }
@@ -301,15 +301,15 @@ final class PipelineCall: HTTPLayerChain, @unchecked Sendable {
 
     /// The resource-timeout error once the call has run longer than its resource timeout.
     private func resourceTimeoutError(_ request: HTTPRequest) -> SluiceError? {
-        guard let limit = resourceTimeout, ContinuousClock.now - startedAt >= .milliseconds(Int(limit * 1000)) else { return nil }
+        guard let limit = resourceTimeout, MonotonicInstant.now - startedAt >= .milliseconds(Int(limit * 1000)) else { return nil }
         return SluiceError(.resourceTimedOut, "the transfer took longer than \(limit) s", request: request)
     }
 
     /// The settings of the hop the follow-ups are sending, and the call's start as known so far.
-    var hopAndStart: (Hop, ContinuousClock.Instant?) { state.withLock { ($0.hop, $0.clock?.started) } }
+    var hopAndStart: (Hop, MonotonicInstant?) { state.withLock { ($0.hop, $0.clock?.started) } }
 
     /// The call's start as known so far (`nil` before its first hop was configured).
-    var knownStart: ContinuousClock.Instant? { state.withLock { $0.clock?.started } }
+    var knownStart: MonotonicInstant? { state.withLock { $0.clock?.started } }
 
     // MARK: Cancellation
 

@@ -31,6 +31,9 @@ enum ProxyRoute: Equatable {
             noProxy = read("no_proxy")
         }
 
+        /// Whether a proxy is named for any scheme (`no_proxy` alone routes nothing).
+        var namesProxy: Bool { http != nil || https != nil || all != nil }
+
         /// The running process's environment.
         static var current: Environment { Environment(ProcessInfo.processInfo.environment) }
     }
@@ -50,7 +53,7 @@ enum ProxyRoute: Equatable {
             return bypasses(url, proxy.bypass) ? .direct : .proxy(proxy)
         case .environment:
             // The usual case, no proxy variable set: nothing to look at.
-            guard environment.http != nil || environment.https != nil || environment.all != nil else { return .direct }
+            guard environment.namesProxy else { return .direct }
             let overTLS = url.scheme?.lowercased() == "https"
             guard let text = (overTLS ? environment.https : environment.http) ?? environment.all else { return .direct }
             if let noProxy = environment.noProxy, bypasses(url, entries(of: noProxy)) { return .direct }

@@ -7,7 +7,10 @@ import SluiceCore
 /// on — `Content-Length`, `Content-Encoding`, `Location` — noted as the lines arrive. The ``HTTPResponse`` is
 /// made by ``makeResponse()`` when something needs it, usually on the thread that completes the task; it
 /// takes the same bytes and checks and parses its fields only when they are first read.
-struct ResponseHead: Sendable {
+///
+/// A class: the head passes from the parser to the transfer, its report to the task and the task's
+/// state, and a copy of the values would retain the URL, the lines and the coding each time.
+final class ResponseHead: Sendable {
     let statusCode: Int
     let httpVersion: HTTPVersion
     let url: URL
@@ -19,6 +22,19 @@ struct ResponseHead: Sendable {
     let contentEncoding: String?
     /// Whether there is a `Location` field.
     let hasLocation: Bool
+
+    init(
+        statusCode: Int, httpVersion: HTTPVersion, url: URL, fieldLines: [UInt8], expectedContentLength: Int64?,
+        contentEncoding: String?, hasLocation: Bool
+    ) {
+        self.statusCode = statusCode
+        self.httpVersion = httpVersion
+        self.url = url
+        self.fieldLines = fieldLines
+        self.expectedContentLength = expectedContentLength
+        self.contentEncoding = contentEncoding
+        self.hasLocation = hasLocation
+    }
 
     /// The response, each field checked as ``HTTPHeader/init(name:value:)`` checks it; a malformed
     /// field from the server is dropped rather than failing the response.

@@ -17,10 +17,14 @@ final class SharedConfiguration: Sendable {
 
     /// The proxy variables of the environment when the session was made (``ProxyChoice/environment``).
     let proxyEnvironment: ProxyRoute.Environment
+    /// Whether that environment names a proxy for any scheme: without one, a request that follows the
+    /// environment goes direct with nothing more to look at.
+    let environmentNamesProxy: Bool
 
     init(_ value: SessionConfiguration, proxyEnvironment: ProxyRoute.Environment = .current) {
         self.value = value
         self.proxyEnvironment = proxyEnvironment
+        environmentNamesProxy = proxyEnvironment.namesProxy
         tls = CurlTLSOptions(value.tls)
         var byHost: [String: CurlTLSOptions] = [:]
         for (host, settings) in value.tlsByHost {

@@ -132,7 +132,7 @@ final class Transfer: @unchecked Sendable {
     let startDate = Date()
     /// When the call started: the resource timeout counts the whole call from here, redirects and
     /// authentication rounds included. For a call's first hop, when its handle was configured.
-    private(set) var startedAt: ContinuousClock.Instant?
+    private(set) var startedAt: MonotonicInstant?
     /// Watches the bytes this attempt moves (head and body, both ways) for the idle timeout: the
     /// request's own timeout, else the session's; 0 for none.
     private var idleWatch: IdleWatch
@@ -219,7 +219,7 @@ final class Transfer: @unchecked Sendable {
     struct HopSettings {
         /// When the call started: its resource timeout counts from here; `nil` for its first hop, which
         /// starts the count as it configures its handle.
-        let startedAt: ContinuousClock.Instant?
+        let startedAt: MonotonicInstant?
         /// Seconds the whole call may take, `nil` for no limit.
         let resourceTimeout: TimeInterval?
         /// The credential libcurl sends (to the call's original origin only).
@@ -377,7 +377,7 @@ final class Transfer: @unchecked Sendable {
     private func configureHandle(
         _ easy: UnsafeMutableRawPointer, share: UnsafeMutableRawPointer, startingCookieEngine: Bool
     ) throws(SluiceError) {
-        let now = ContinuousClock.now
+        let now = MonotonicInstant.now
         if startedAt == nil { startedAt = now }
         headParser.reset()
         attemptRefusedExpectation = false
@@ -409,11 +409,15 @@ final class Transfer: @unchecked Sendable {
         if prepared.overTLS, let problem = tls.problem {
             throw SluiceError(.invalidSecurityPolicy, problem, request: request)
         }
-        let proxyRoute: ProxyRoute
+        var proxyRoute = ProxyRoute.direct
         do throws(SluiceError) {
             try prepared.connection.validate()
-            proxyRoute = try ProxyRoute.route(
-                for: request.url, choice: request.proxy ?? configuration.proxy, environment: sharedConfiguration.proxyEnvironment)
+            let choice = request.proxy ?? configuration.proxy
+            // The usual case (the environment's choice, and no proxy in it) has nothing to look at.
+            let followsEmptyEnvironment = if case .environment = choice { !sharedConfiguration.environmentNamesProxy } else { false }
+            if !followsEmptyEnvironment {
+                proxyRoute = try ProxyRoute.route(for: request.url, choice: choice, environment: sharedConfiguration.proxyEnvironment)
+            }
         } catch {
             throw SluiceError(error.code, error.message, request: request)
         }
@@ -871,7 +875,7 @@ final class Transfer: @unchecked Sendable {
         let library = LibraryDiagnostic(
             library: "libcurl", code: Int(code.rawValue),
             message: String(cString: curl_easy_strerror(code)) + (detail.isEmpty ? "" : ": \(detail)"))
-        let seconds = startedAt.map { Self.seconds(ContinuousClock.now - $0) } ?? 0
+        let seconds = startedAt.map { Self.seconds(MonotonicInstant.now - $0) } ?? 0
         let info = easy.map(EasyHandleInfo.init)
         let mapped = CurlErrorMapping.code(
             for: code, message: detail, connected: info?.isConnected ?? false,
@@ -898,7 +902,7 @@ final class Transfer: @unchecked Sendable {
     /// the task is suspended, and while it waits for its reader or its paced body stream (not while a body
     /// stream is just slow to produce: a stream that blocks ends in the idle timeout): the clock then
     /// starts over.
-    func isIdle(at now: ContinuousClock.Instant) -> Bool {
+    func isIdle(at now: MonotonicInstant) -> Bool {
         guard idleTimeout > 0, let easy else { return false }
         let count = pause.stopsIdleClock ? nil : EasyHandleInfo(easy: easy).bytesMoved
         return idleWatch.isIdle(count: count, at: now)
