@@ -86,14 +86,20 @@ final class PipelineCall: HTTPLayerChain, @unchecked Sendable {
         var cancelled = false
         /// The Swift task running a completion-handler call, cancelled with the task.
         var runner: Task<Void, Never>?
-        /// What a streamed call keeps besides (made for streamed calls only: it is large, and every call
-        /// would otherwise allocate and clear it).
-        var streaming: Streaming?
     }
     private let state: Mutex<State>
 
-    /// What a streamed call keeps, changed under the call's lock only.
-    final class Streaming: @unchecked Sendable {
+    /// What a streamed call keeps besides, under a lock of its own (made for streamed calls only: it is
+    /// large, and every call would otherwise allocate and clear it).
+    ///
+    /// A lock on pthreads, not a `Mutex`: a streamed body's end and the answer coming up the chain often
+    /// reach it at the same moment, and a contended `Mutex` on Linux is handed over by the kernel (a
+    /// priority-inheriting futex), a hand-over ThreadSanitizer cannot see; it then reported the two
+    /// threads' accesses to this state as races.
+    private let streaming: Locked<Streaming>?
+
+    /// What a streamed call keeps.
+    struct Streaming: @unchecked Sendable {
         /// A streamed hop's head or end.
         var headHandoff = HeadHandoff<CheckedContinuation<Result<Void, SluiceError>, Never>>()
         /// The answer a streamed call returned at its head: the task completes with it at the body's end.
@@ -121,9 +127,8 @@ final class PipelineCall: HTTPLayerChain, @unchecked Sendable {
         if case .stream = task.originalRequest.body { bodyReadQueue = BodyReadAhead.makeQueue() } else { bodyReadQueue = nil }
         self.resourceTimeout = task.originalRequest.resourceTimeout ?? session.sharedConfiguration.value.resourceTimeout
         destination = sink.destination
-        var state = State()
-        if destination == .stream { state.streaming = Streaming() }
-        self.state = Mutex(state)
+        self.state = Mutex(State())
+        streaming = destination == .stream ? Locked(Streaming()) : nil
     }
 
     // MARK: The chain
@@ -348,9 +353,9 @@ final class PipelineCall: HTTPLayerChain, @unchecked Sendable {
 
     /// The stream's reader caught up: the transfer (or a layer's stream being copied) may go on.
     func streamCanContinue() {
-        let (transfer, pump) = state.withLock { state -> (Transfer?, CheckedContinuation<Void, Never>?) in
-            defer { state.streaming!.pumpWaiter = nil }
-            return (state.streaming!.streamTransfer, state.streaming!.pumpWaiter)
+        let (transfer, pump) = streaming!.withLock { streaming -> (Transfer?, CheckedContinuation<Void, Never>?) in
+            defer { streaming.pumpWaiter = nil }
+            return (streaming.streamTransfer, streaming.pumpWaiter)
         }
         if let transfer { session.continueStream(transfer) }
         pump?.resume()
@@ -359,10 +364,10 @@ final class PipelineCall: HTTPLayerChain, @unchecked Sendable {
     /// Waits until the stream's reader has caught up with a layer's stream being copied into it.
     func waitForReader() async {
         await withCheckedContinuation { continuation in
-            let ready = state.withLock { state -> Bool in
+            let ready = streaming!.withLock { streaming -> Bool in
                 // The reader may have caught up already: the buffer said so by resuming nobody.
                 guard let buffer = target.streamBuffer, buffer.isFull else { return true }
-                state.streaming!.pumpWaiter = continuation
+                streaming.pumpWaiter = continuation
                 return false
             }
             if ready { continuation.resume() }
@@ -371,20 +376,20 @@ final class PipelineCall: HTTPLayerChain, @unchecked Sendable {
 
     /// Starts waiting for a streamed hop's head or end; returns the result when it came first.
     func waitForHead(_ continuation: CheckedContinuation<Result<Void, SluiceError>, Never>) -> Result<Void, SluiceError>? {
-        state.withLock { $0.streaming!.headHandoff.wait(continuation) }
+        streaming!.withLock { $0.headHandoff.wait(continuation) }
     }
 
     /// Called by the streamed call once resumed with its head, before it reads what the engine left in
     /// the transfer (its head, any body kept aside): taking the lock the engine released as it handed the
     /// head over orders those reads after the engine's writes by this lock, not only by the continuation
     /// (which ThreadSanitizer cannot see when the head arrives before the caller has finished suspending).
-    func headTaken() { state.withLock { _ in } }
+    func headTaken() { streaming!.withLock { _ in } }
 
     /// A streamed hop's head arrived, or its transfer ended (`transfer` then).
     func streamHopEvent(_ result: Result<Void, SluiceError>, ended transfer: Transfer?) {
-        let arrival = state.withLock { state -> HeadHandoff<CheckedContinuation<Result<Void, SluiceError>, Never>>.Arrival in
-            let arrival = state.streaming!.headHandoff.arrive(result)
-            if case .afterHandover = arrival, transfer != nil { state.streaming!.streamTransfer = nil }
+        let arrival = streaming!.withLock { streaming -> HeadHandoff<CheckedContinuation<Result<Void, SluiceError>, Never>>.Arrival in
+            let arrival = streaming.headHandoff.arrive(result)
+            if case .afterHandover = arrival, transfer != nil { streaming.streamTransfer = nil }
             return arrival
         }
         switch arrival {
@@ -397,16 +402,16 @@ final class PipelineCall: HTTPLayerChain, @unchecked Sendable {
 
     /// Notes the transfer whose body the stream now carries.
     func streamStarted(_ transfer: Transfer) {
-        state.withLock { $0.streaming!.streamTransfer = transfer }
+        streaming!.withLock { $0.streamTransfer = transfer }
     }
 
     /// Resets the hand-off for a streamed call's next hop.
-    func streamHopBegins() { state.withLock { $0.streaming!.headHandoff.reset() } }
+    func streamHopBegins() { streaming!.withLock { $0.headHandoff.reset() } }
 
     /// The call failed after a streamed hop's head (a layer above threw): the transfer still carrying
     /// the body is stopped.
     func abandonStream(_ error: SluiceError) {
-        guard let transfer = state.withLock({ state in defer { state.streaming!.streamTransfer = nil }; return state.streaming!.streamTransfer }) else { return }
+        guard let transfer = streaming?.withLock({ streaming in defer { streaming.streamTransfer = nil }; return streaming.streamTransfer }) else { return }
         session.cancelTransfer(transfer, error)
     }
 
@@ -414,10 +419,10 @@ final class PipelineCall: HTTPLayerChain, @unchecked Sendable {
     /// the stream at once when its body ended already.
     func streamAnswered(_ answer: HTTPLayerResponse) {
         let recorded = (answer.request, answer.response, answer.recordedTransactions)
-        let early = state.withLock { state -> (result: Result<Void, SluiceError>, transfer: Transfer?)? in
-            state.streaming!.streamAnswer = recorded
-            defer { state.streaming!.earlyEnd = nil }
-            return state.streaming!.earlyEnd
+        let early = streaming!.withLock { streaming -> (result: Result<Void, SluiceError>, transfer: Transfer?)? in
+            streaming.streamAnswer = recorded
+            defer { streaming.earlyEnd = nil }
+            return streaming.earlyEnd
         }
         if let early { endStream(early.result, transfer: early.transfer, answer: recorded) }
     }
@@ -425,9 +430,9 @@ final class PipelineCall: HTTPLayerChain, @unchecked Sendable {
     /// The streamed body ended (the network's, or a layer's copied in): the stream ends and the task
     /// completes, once the answer is in.
     func streamBodyEnded(_ result: Result<Void, SluiceError>, transfer: Transfer?) {
-        let answer = state.withLock { state -> (request: HTTPRequest, response: HTTPResponse, transactions: [TaskMetrics.Transaction])? in
-            if state.streaming!.streamAnswer == nil { state.streaming!.earlyEnd = (result, transfer) }
-            return state.streaming!.streamAnswer
+        let answer = streaming!.withLock { streaming -> (request: HTTPRequest, response: HTTPResponse, transactions: [TaskMetrics.Transaction])? in
+            if streaming.streamAnswer == nil { streaming.earlyEnd = (result, transfer) }
+            return streaming.streamAnswer
         }
         if let answer { endStream(result, transfer: transfer, answer: answer) }
     }
@@ -440,9 +445,9 @@ final class PipelineCall: HTTPLayerChain, @unchecked Sendable {
         if case .failure(let failure) = result { error = failure }
         // The stream is over: the call lets go of the transfer that carried it (kept when the body ended
         // before its head was handed over, it held the transfer, its sink and the whole body).
-        state.withLock { state in
-            state.streaming?.streamTransfer = nil
-            state.streaming?.earlyEnd = nil
+        streaming?.withLock { streaming in
+            streaming.streamTransfer = nil
+            streaming.earlyEnd = nil
         }
         // A cancel wins over an end that raced it, as the task's completion says: the reader sees it too.
         if error?.code != .cancelled, task.isCancelled {
