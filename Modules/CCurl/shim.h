@@ -2,6 +2,7 @@
 #ifndef SLUICE_CCURL_SHIM_H
 #define SLUICE_CCURL_SHIM_H
 
+#include <sys/eventfd.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -23,6 +24,32 @@ static inline void sluice_name_current_thread(const char *name) {
 /* The kernel's id of the calling thread (its /proc/self/task/<id> entry). */
 static inline int sluice_current_thread_id(void) {
     return (int)syscall(SYS_gettid);
+}
+
+/* An eventfd that wakes an engine's poll (non-blocking, closed on exec); -1 when none can be made. */
+static inline int sluice_wake_fd_open(void) {
+    return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+}
+
+/* Wakes the poll waiting on `fd`: one 8-byte write, which never blocks (the counter saturates far away). */
+static inline void sluice_wake_fd_signal(int fd) {
+    uint64_t one = 1;
+    ssize_t written = write(fd, &one, sizeof one);
+    (void)written;
+}
+
+/* curl_multi_poll on the multi handle's sockets and on `wake_fd`, which is drained when it woke the poll.
+   Waking through an eventfd of one's own costs a submitting thread one 8-byte write; curl_multi_wakeup
+   sends a byte over a socket pair, which allocates and queues a socket buffer each time. */
+static inline CURLMcode sluice_multi_poll_waking(CURLM *multi, int wake_fd, int timeout_ms) {
+    struct curl_waitfd extra = { .fd = wake_fd, .events = CURL_WAIT_POLLIN, .revents = 0 };
+    CURLMcode code = curl_multi_poll(multi, &extra, 1, timeout_ms, NULL);
+    if (extra.revents & CURL_WAIT_POLLIN) {
+        uint64_t value;
+        ssize_t got = read(wake_fd, &value, sizeof value);
+        (void)got;
+    }
+    return code;
 }
 
 typedef size_t (*sluice_curl_data_callback)(char *buffer, size_t size, size_t count, void *context);

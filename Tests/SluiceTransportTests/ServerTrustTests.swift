@@ -89,8 +89,8 @@ extension TransportSuites {
                 if count > accepting { throw SluiceError(.untrustedChain, "refused request \(count)") }
             }
 
-            static func == (lhs: Self, rhs: Self) -> Bool { lhs.seen === rhs.seen }
-            func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(seen)) }
+            static func == (lhs: Self, rhs: Self) -> Bool { lhs.seen.identity == rhs.seen.identity }
+            func hash(into hasher: inout Hasher) { hasher.combine(seen.identity) }
         }
 
         @Test("the evaluator sees the verified chain, leaf to root, on every request, reused connections included")

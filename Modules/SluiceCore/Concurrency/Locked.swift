@@ -17,21 +17,33 @@ import Darwin
 /// let counter = Locked(0)
 /// counter.withLock { $0 += 1 }
 /// ```
-package final class Locked<Value: Sendable>: @unchecked Sendable {
+///
+/// A struct around the one heap block: copies share the value and the lock, as references to one
+/// object would, and there is no object around the block. `@usableFromInline`: without it, the body of
+/// `withLock` was not available to other modules (it is a `package` type), which called the generic
+/// unspecialized, its result passed through its type's value witnesses.
+@usableFromInline
+package struct Locked<Value> {
     @usableFromInline let storage: LockedStorage<Value>
 
     /// Guards `value`.
     @inlinable
     package init(_ value: Value) { storage = LockedStorage.make(value) }
 
+    /// The same for every copy of this value and for no other: copies share one heap block.
+    package var identity: ObjectIdentifier { ObjectIdentifier(storage) }
+
     /// Runs `body` with exclusive access to the value and returns what it returns.
     ///
     /// - Throws: What `body` throws; the lock is released either way.
-    @inlinable
+    @inlinable @inline(__always)
     package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
         try storage.withLock(body)
     }
 }
+
+/// Sendable when its value is: the lock orders every access to it.
+extension Locked: @unchecked Sendable where Value: Sendable {}
 
 /// The value (header) and the mutex (element) of a ``Locked``, in one heap block. The package's own
 /// per-request objects hold one directly, which saves the ``Locked`` object around it.

@@ -9,12 +9,13 @@ public struct HTTPResponse: Sendable, Hashable, CustomStringConvertible {
     /// when this (or ``contentType``) is first read, and a malformed one is left out.
     public var headers: HTTPHeaders { fields.headers }
     /// The URL that produced this response, after any redirects; `nil` when unknown.
-    public let url: URL?
+    public var url: URL? { fields.url }
     /// The protocol version. Default ``HTTPVersion/http1_1``.
     public let httpVersion: HTTPVersion
     /// The parsed `Content-Type`, or `nil` when absent or unparsable.
     public var contentType: MediaType? { fields.contentType }
-    /// The fields, parsed when first read for a response the transport received.
+    /// The fields, parsed when first read for a response the transport received, and the URL (kept there,
+    /// so a response's own layout is fixed: see ``ResponseFields``).
     private let fields: ResponseFields
 
     /// Creates a response head.
@@ -28,9 +29,8 @@ public struct HTTPResponse: Sendable, Hashable, CustomStringConvertible {
         statusCode: Int, headers: HTTPHeaders = HTTPHeaders(), url: URL? = nil, httpVersion: HTTPVersion = .http1_1
     ) {
         self.statusCode = statusCode
-        self.url = url
         self.httpVersion = httpVersion
-        self.fields = ResponseFields(headers)
+        self.fields = ResponseFields(headers, url: url)
     }
 
     /// A response head whose fields are the received `fieldLines` (each ended by a line feed, the status
@@ -38,9 +38,8 @@ public struct HTTPResponse: Sendable, Hashable, CustomStringConvertible {
     /// each line that is a valid field becomes one, in order; the others are left out.
     package init(statusCode: Int, receivedFieldLines fieldLines: [UInt8], url: URL?, httpVersion: HTTPVersion) {
         self.statusCode = statusCode
-        self.url = url
         self.httpVersion = httpVersion
-        self.fields = ResponseFields(receivedLines: fieldLines)
+        self.fields = ResponseFields(receivedLines: fieldLines, url: url)
     }
 
     /// Whether two responses have the same status, URL, version and fields (in order); a received

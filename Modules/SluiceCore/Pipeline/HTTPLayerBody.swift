@@ -19,7 +19,28 @@ public struct HTTPLayerBody: Sendable {
     }
 
     /// The body's bytes, or where they are.
-    public let content: Content
+    public var content: Content {
+        switch stored {
+        case .data(let data): .data(data)
+        case .file(let location): .file(location.url)
+        case .stream(let stream): .stream(stream)
+        }
+    }
+    /// ``content`` with a file's URL in a box: Foundation's `URL` has a layout known only at run time,
+    /// and a body holding one directly had every copy of it (and of each answer holding it) made through
+    /// run-time type metadata.
+    private let stored: Stored
+
+    private enum Stored: Sendable {
+        case data(Data)
+        case file(FileLocation)
+        case stream(ResponseBodyStream)
+    }
+
+    private final class FileLocation: Sendable {
+        let url: URL
+        init(_ url: URL) { self.url = url }
+    }
     /// Who sees the body as it is delivered, in the order they were added.
     package private(set) var observers: [Observer] = []
     /// The session's own storage behind ``content`` (its temporary download file, its stream's buffer),
@@ -33,7 +54,11 @@ public struct HTTPLayerBody: Sendable {
     }
 
     package init(_ content: Content, owner: (any AnyObject & Sendable)?) {
-        self.content = content
+        switch content {
+        case .data(let data): stored = .data(data)
+        case .file(let url): stored = .file(FileLocation(url))
+        case .stream(let stream): stored = .stream(stream)
+        }
         self.owner = owner
     }
 
@@ -53,7 +78,7 @@ public struct HTTPLayerBody: Sendable {
 
     /// The bytes of a whole body, `nil` for a file or a stream.
     public var data: Data? {
-        guard case .data(let data) = content else { return nil }
+        guard case .data(let data) = stored else { return nil }
         return data
     }
 

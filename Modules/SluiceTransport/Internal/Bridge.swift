@@ -68,7 +68,7 @@ enum Bridge {
     /// The storage's `Cookie` field for `request`, when the session has a storage, handles cookies, and
     /// the request handles them and carries no `Cookie` field of its own.
     private static func cookieHeader(for request: HTTPRequest, configuration shared: SharedConfiguration) -> String? {
-        guard let storage = shared.value.cookieStorage, shared.value.handlesCookies, request.shouldHandleCookies,
+        guard shared.cookiesInStorage, request.shouldHandleCookies, let storage = shared.value.cookieStorage,
             !request.headers.contains("Cookie")
         else { return nil }
         return storage.cookieHeader(for: request.url)
@@ -77,7 +77,7 @@ enum Bridge {
     /// Gives the session's ``CookieStorage`` the head of an answer from the network to `request` (a stored
     /// answer set its cookies when it first came).
     static func storeCookies(of answer: HTTPLayerResponse, for request: HTTPRequest, configuration shared: SharedConfiguration) {
-        guard let storage = shared.value.cookieStorage, shared.value.handlesCookies, request.shouldHandleCookies,
+        guard shared.cookiesInStorage, request.shouldHandleCookies, let storage = shared.value.cookieStorage,
             answer.source.usedNetwork, answer.response.headers.contains("Set-Cookie")
         else { return }
         storage.storeCookies(from: answer.response.headers, for: request.url)

@@ -5,7 +5,8 @@ import Synchronization
 
 /// One curl multi handle driven by one dedicated thread with `curl_multi_poll`.
 ///
-/// Other threads hand it work through a locked queue and wake it with `curl_multi_wakeup`; every
+/// Other threads hand it work through a locked queue and wake it through an eventfd it polls besides
+/// curl's sockets (`curl_multi_wakeup` where none can be made); every
 /// curl call happens on the engine thread. Easy handles are pooled and reset between uses; share
 /// handles keep DNS answers, TLS sessions and (for transfers that handle cookies) the cookie store.
 final class CurlEngine: TaskExecutor, @unchecked Sendable {
@@ -25,6 +26,9 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
     private let share: UnsafeMutableRawPointer
     /// DNS and TLS sessions, plus the cookie store, for transfers that handle cookies.
     private let cookieShare: UnsafeMutableRawPointer
+    /// The eventfd that wakes the engine's poll, or -1 (then `curl_multi_wakeup` does). Closed when the
+    /// engine is freed, not when its thread ends: a submitter may still be about to write to it.
+    private let wakeFD: Int32
     /// Work for the engine thread; `accepting` is false once a stop is queued, `finished` once the thread
     /// has left its loop.
     private let commands = Locked<(queue: [Command], accepting: Bool, finished: Bool, sleeping: Bool)>(([], true, false, false))
@@ -84,6 +88,7 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
         self.multi = multi
         self.share = share
         self.cookieShare = cookieShare
+        wakeFD = sluice_wake_fd_open()
         for handle in [share, cookieShare] {
             sluice_share_setopt_long(handle, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_DNS.rawValue))
             sluice_share_setopt_long(handle, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_SSL_SESSION.rawValue))
@@ -113,8 +118,14 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
             defer { state.sleeping = false }
             return (true, state.sleeping)
         }
-        if wake { curl_multi_wakeup(multi) }
+        if wake {
+            if wakeFD >= 0 { sluice_wake_fd_signal(wakeFD) } else { curl_multi_wakeup(multi) }
+        }
         return accepted
+    }
+
+    deinit {
+        if wakeFD >= 0 { close(wakeFD) }
     }
 
     // MARK: The engine thread
@@ -167,7 +178,11 @@ final class CurlEngine: TaskExecutor, @unchecked Sendable {
                 return true
             }
             if idle {
-                curl_multi_poll(multi, nil, 0, pollTimeout(), nil)
+                if wakeFD >= 0 {
+                    sluice_multi_poll_waking(multi, wakeFD, pollTimeout())
+                } else {
+                    curl_multi_poll(multi, nil, 0, pollTimeout(), nil)
+                }
                 commands.withLock { $0.sleeping = false }
             }
         }

@@ -43,9 +43,11 @@ struct FollowUps: Sendable {
     /// Whether a followed redirect left the original origin: the session's credentials and default
     /// `Authorization` are not sent from then on.
     private(set) var leftOriginalOrigin = false
-    /// The status of the hop now being decided on, and the URL of its request, for the answers.
+    /// The status of the hop now being decided on, and its request, for the answers. (The request, not
+    /// its URL: a `URL`'s layout is known only at run time, and holding one made every copy of this
+    /// value go through run-time type metadata.)
     private var pendingStatus = 0
-    private var pendingURL: URL?
+    private var pendingRequest: HTTPRequest?
 
     init(kind: SessionTask.Kind, policy: RedirectPolicy, hasChallengeHandler: Bool) {
         self.kind = kind
@@ -87,6 +89,14 @@ struct FollowUps: Sendable {
         rule.mayFollow(statusCode: statusCode, hasLocation: hasLocation)
     }
 
+    /// Whether a hop answered with this status is the call's answer whatever its fields say (most
+    /// are): the follow-up step then needs no ``answered(_:with:)``.
+    func delivers(statusCode: Int) -> Bool {
+        !(300...308).contains(statusCode)
+            && !AuthenticationRetryPlanner.asksHandler(
+                statusCode: statusCode, kind: kind, askedAlready: askedChallengeHandler, hasHandler: hasChallengeHandler)
+    }
+
     /// The hop for `request` was answered with `response`.
     mutating func answered(_ request: HTTPRequest, with response: HTTPResponse) -> Action {
         pendingStatus = response.statusCode
@@ -95,7 +105,7 @@ struct FollowUps: Sendable {
             RedirectPlanner.follows(statusCode: response.statusCode, hasLocation: response.headers.contains("Location"), policy: policy),
             let maximum = RedirectPlanner.maximumRedirects(policy)
         {
-            pendingURL = request.url
+            pendingRequest = request
             do throws(SluiceError) {
                 let plan = try RedirectPlanner.plan(
                     following: request, response: response, redirectCount: redirectCount, maximum: maximum)
@@ -112,7 +122,7 @@ struct FollowUps: Sendable {
     /// follow, `nil` to deliver the redirect.
     mutating func policyAnswered(_ next: HTTPRequest?, leavesOrigin: Bool) -> Action {
         guard let next else { return challengeOrDeliver(statusCode: pendingStatus) }
-        if leavesOrigin || !RedirectPlanner.sameOrigin(next.url, pendingURL ?? next.url) { leftOriginalOrigin = true }
+        if leavesOrigin || !RedirectPlanner.sameOrigin(next.url, pendingRequest?.url ?? next.url) { leftOriginalOrigin = true }
         redirectCount += 1
         return .follow(next)
     }

@@ -124,7 +124,7 @@ final class PipelineCall: HTTPLayerChain, @unchecked Sendable {
         self.session = session
         self.task = task
         self.target = sink
-        if case .stream = task.originalRequest.body { bodyReadQueue = BodyReadAhead.makeQueue() } else { bodyReadQueue = nil }
+        bodyReadQueue = task.originalRequest.hasBodyStream ? BodyReadAhead.makeQueue() : nil
         self.resourceTimeout = task.originalRequest.resourceTimeout ?? session.sharedConfiguration.value.resourceTimeout
         destination = sink.destination
         self.state = Mutex(State())
@@ -226,7 +226,8 @@ final class PipelineCall: HTTPLayerChain, @unchecked Sendable {
         var context = context
         var credential = shared.value.credential
         let originalURL = request.url
-        var transactions: [TaskMetrics.Transaction] = []
+        // The transactions of the hops before this one (none for most calls, whose first hop is the answer).
+        var earlier: [TaskMetrics.Transaction] = []
         while true {
             if context.hop > 0 {
                 // Between hops (the first is checked as its transfer is attached, and by its clock).
@@ -248,32 +249,34 @@ final class PipelineCall: HTTPLayerChain, @unchecked Sendable {
             if !session.eventMonitors.isEmpty {
                 for monitor in session.eventMonitors { monitor.task(task, willSend: hopRequest, hop: context.hop) }
             }
-            var answer =
+            let answer =
                 if direct {
                     try await exchangeThroughBridge(hopRequest, context: context, hop: hop)
                 } else {
                     try await send(hopRequest, context: context, at: position)
                 }
-            if transactions.isEmpty { transactions = answer.recordedTransactions } else { transactions += answer.recordedTransactions }
             if !session.eventMonitors.isEmpty {
                 for monitor in session.eventMonitors {
                     monitor.task(task, didReceive: answer.response, for: answer.request, from: answer.source, hop: context.hop)
                 }
             }
+            // Most answers are delivered on their status alone: no action is made for them.
+            if planner.delivers(statusCode: answer.response.statusCode) { return Self.delivered(answer, after: earlier) }
             var action = planner.answered(hopRequest, with: answer.response)
             decide: while true {
                 switch action {
                 case .deliver:
-                    answer.transactions = transactions
-                    return answer
+                    return Self.delivered(answer, after: earlier)
                 case .fail(let error):
                     throw error
                 case .follow(let next):
+                    earlier += answer.recordedTransactions
                     hopRequest = next
                     task.mutable.withLock { $0.currentRequest = next }
                     context.hop += 1
                     break decide
                 case .retry(let offered):
+                    earlier += answer.recordedTransactions
                     credential = offered
                     context.hop += 1
                     break decide
@@ -290,6 +293,17 @@ final class PipelineCall: HTTPLayerChain, @unchecked Sendable {
                 }
             }
         }
+    }
+
+    /// The call's answer, `answer`, carrying the transactions of the hops before it (`earlier`) and its
+    /// own; the network's answer to a call's only hop carries its own already and is returned as it is.
+    private static func delivered(_ answer: consuming HTTPLayerResponse, after earlier: [TaskMetrics.Transaction]) -> HTTPLayerResponse {
+        if !earlier.isEmpty {
+            answer.transactions = earlier + answer.recordedTransactions
+        } else if answer.transactions.isEmpty, !answer.source.usedNetwork {
+            answer.transactions = answer.recordedTransactions
+        }
+        return answer
     }
 
     /// Asks the caller's code off every engine thread, ending at once when the task is cancelled or the

@@ -21,8 +21,16 @@ final class SharedConfiguration: Sendable {
     /// environment goes direct with nothing more to look at.
     let environmentNamesProxy: Bool
 
+    /// Whether the session handles cookies and keeps them in its ``CookieStorage`` (the bridge adds and
+    /// stores them), read once here: every request asks, and reading the storage copies an existential.
+    let cookiesInStorage: Bool
+    /// Whether the session handles cookies and leaves them to libcurl's own store (no storage given).
+    let cookiesInLibcurl: Bool
+
     init(_ value: SessionConfiguration, proxyEnvironment: ProxyRoute.Environment = .current) {
         self.value = value
+        cookiesInStorage = value.handlesCookies && value.cookieStorage != nil
+        cookiesInLibcurl = value.handlesCookies && value.cookieStorage == nil
         self.proxyEnvironment = proxyEnvironment
         environmentNamesProxy = proxyEnvironment.namesProxy
         tls = CurlTLSOptions(value.tls)
