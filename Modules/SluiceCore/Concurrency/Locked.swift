@@ -45,8 +45,8 @@ package struct Locked<Value> {
 /// Sendable when its value is: the lock orders every access to it.
 extension Locked: @unchecked Sendable where Value: Sendable {}
 
-/// The value (header) and the mutex (element) of a ``Locked``, in one heap block. The package's own
-/// per-request objects hold one directly, which saves the ``Locked`` object around it.
+/// The value (header) and the mutex (element) of a ``Locked``, in one heap block. Some of the package's
+/// per-request objects hold one directly.
 @usableFromInline
 package final class LockedStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> {
     /// A new storage guarding `value`.
