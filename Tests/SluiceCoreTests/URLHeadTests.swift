@@ -1,4 +1,5 @@
 import Foundation
+import SluiceConformanceKit
 import Testing
 
 @testable import SluiceCore
@@ -65,6 +66,36 @@ struct URLHeadTests {
             #expect(head.scheme == expected, "\(text)")
             #expect(head.hasHost == !(url.host ?? "").isEmpty, "\(text)")
         }
+    }
+
+    @Test("agrees with Foundation for 5,000 generated URL strings")
+    func agreesOnGeneratedStrings() {
+        // Pieces a URL's head is made of, hostile ones included; a fixed seed, so a failure repeats.
+        let schemes = ["http", "HTTPS", "hTtP+uNiX", "https+unix", "ftp", "h-t.t+p", "1http", "", "ht%74p"]
+        let separators = ["://", ":/", ":", "//", ":///", "://@", "://a@", "://u:p@", "://@@"]
+        let hosts = ["example.com", "", "[::1]", "[]", "[", "%65x", "127.0.0.1", "a@b", ":", "h\u{301}", "xn--bcher-kva"]
+        let tails = ["", ":80", ":", "/", "/p?q", "?q", "#f", ":8080/a#b", "/%2F", "@x/"]
+        var generator = SplitMix64(seed: 0x5EED)
+        var compared = 0
+        for _ in 0..<5000 {
+            let text = schemes.randomElement(using: &generator)! + separators.randomElement(using: &generator)!
+                + hosts.randomElement(using: &generator)! + tails.randomElement(using: &generator)!
+            guard let url = URL(string: text) else { continue }
+            compared += 1
+            let head = URLHead(url.absoluteString)
+            let expected: URLHead.Scheme =
+                switch url.scheme?.lowercased() {
+                case "http": .http
+                case "https": .https
+                case "http+unix": .httpUnix
+                case "https+unix": .httpsUnix
+                default: .other
+                }
+            #expect(head.scheme == expected, "\(text)")
+            // Where the scheme is one a transfer sends to, the host decides whether the request is sent.
+            if expected != .other { #expect(head.hasHost == !(url.host ?? "").isEmpty, "\(text)") }
+        }
+        #expect(compared > 1000)
     }
 
     @Test("a request is refused for its scheme or its missing host, as before")
