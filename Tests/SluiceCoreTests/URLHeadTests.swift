@@ -45,6 +45,17 @@ struct URLHeadTests {
         #expect(head.hasHost == hasHost)
     }
 
+    /// The scheme Foundation's `scheme` gives `url`, as ``URLHead`` names it.
+    static func scheme(asFoundationReads url: URL) -> URLHead.Scheme {
+        switch url.scheme?.lowercased() {
+        case "http": .http
+        case "https": .https
+        case "http+unix": .httpUnix
+        case "https+unix": .httpsUnix
+        default: .other
+        }
+    }
+
     @Test("agrees with Foundation's scheme and host for every URL it parses")
     func agreesWithFoundation() throws {
         let strings = Self.rows.map(\.0) + [
@@ -55,14 +66,7 @@ struct URLHeadTests {
         for text in strings {
             guard let url = URL(string: text) else { continue }
             let head = URLHead(url.absoluteString)
-            let expected: URLHead.Scheme =
-                switch url.scheme?.lowercased() {
-                case "http": .http
-                case "https": .https
-                case "http+unix": .httpUnix
-                case "https+unix": .httpsUnix
-                default: .other
-                }
+            let expected = Self.scheme(asFoundationReads: url)
             #expect(head.scheme == expected, "\(text)")
             #expect(head.hasHost == !(url.host ?? "").isEmpty, "\(text)")
         }
@@ -83,14 +87,7 @@ struct URLHeadTests {
             guard let url = URL(string: text) else { continue }
             compared += 1
             let head = URLHead(url.absoluteString)
-            let expected: URLHead.Scheme =
-                switch url.scheme?.lowercased() {
-                case "http": .http
-                case "https": .https
-                case "http+unix": .httpUnix
-                case "https+unix": .httpsUnix
-                default: .other
-                }
+            let expected = Self.scheme(asFoundationReads: url)
             #expect(head.scheme == expected, "\(text)")
             // Where the scheme is one a transfer sends to, the host decides whether the request is sent.
             if expected != .other { #expect(head.hasHost == !(url.host ?? "").isEmpty, "\(text)") }
