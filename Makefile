@@ -2,6 +2,7 @@
 #   make run   installs what is missing, builds, runs sluice-conformance against fresh local servers
 #              and writes its report.
 #   make test  installs what is missing and runs the whole test suite with the servers up.
+#   make check builds and runs every test that needs no server, starting nothing (the quick loop).
 
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
@@ -12,7 +13,7 @@ TESTENV := Tools/testenv
 REPORT_DIR ?= reports/conformance
 SWIFT_TEST_FLAGS ?=
 
-.PHONY: all install build test run servers stop benchmarks fuzz sanitize soak interop clean docs docs-check
+.PHONY: all install build check test test-under-load run servers stop benchmarks fuzz sanitize soak interop clean docs docs-check
 
 all: build
 
@@ -27,9 +28,21 @@ build: install
 	@$(TESTENV)/check-warnings.sh .build/sluice-build.log
 	@SWIFT=$(SWIFT) $(TESTENV)/check-compile-time.sh
 
+## check: every test that needs no server and is not slow (SLUICE_TEST_TIER=check), in parallel, with no
+## server started; prints how long it took. Tests tagged .server or .slow are left to make test.
+check: install
+	@start=$$(date +%s); \
+	$(SWIFT) build --build-tests 2>&1 | tee .build/sluice-check-build.log | grep -E "error|warning: .*Sluice|Compiling|Build complete" | tail -n 3; \
+	status=0; \
+	SLUICE_TEST_TIER=check $(SWIFT) test --skip-build --disable-xctest $(SWIFT_TEST_FLAGS) > .build/check.log 2>&1 || status=$$?; \
+	grep -E "✘|Test run with" .build/check.log | tail -n 30; \
+	echo "make check: $$(grep -cE "^.{0,4}Test .* passed after" .build/check.log) tests passed, $$(grep -cE "^.{0,4}Test .* skipped" .build/check.log) left to make test (server or slow), in $$(( $$(date +%s) - start ))s, build included"; \
+	exit $$status
+
 ## test: the whole suite against freshly started servers, which are stopped afterwards. Every test uses
-## Swift Testing, so XCTest's runner (which would only print "Executed 0 tests") is not started. Last,
-## after the suite, the docs check (make docs-check, in its own build folder .build-docs).
+## Swift Testing, so XCTest's runner (which would only print "Executed 0 tests") is not started. Every tier
+## runs, and a skipped test fails the run (Tools/testenv/suite.sh). Last, the docs check (make docs-check,
+## in its own build folder .build-docs).
 test: build
 	@python3 -m unittest -q Tools/testenv/test_faultproxy.py > .build/faultproxy-test.log 2>&1 \
 		|| { cat .build/faultproxy-test.log; exit 1; }
@@ -41,16 +54,18 @@ test: build
 	@tail -n 1 .build/walkthrough.log
 	@SWIFT=$(SWIFT) $(TESTENV)/check-stubbed-user.sh > .build/stubbed-user.log 2>&1 || { cat .build/stubbed-user.log; exit 1; }
 	@tail -n 1 .build/stubbed-user.log
-	@SLUICE_TESTENV_SKIP_INSTALL=1 SLUICE_TESTENV_LARGE_FILES=1 $(TESTENV)/run.sh $(SWIFT) test --skip-build --disable-xctest $(SWIFT_TEST_FLAGS)
-	@SLUICE_TESTENV_SKIP_INSTALL=1 $(TESTENV)/run.sh $(TESTENV)/check-multipart-memory.sh \
-		"$$($(SWIFT) build --show-bin-path)/sluice-multipart-probe" 2>&1 | grep -v '^testenv:'
-	@SLUICE_TESTENV_SKIP_INSTALL=1 $(TESTENV)/run.sh $(TESTENV)/check-async-upload-memory.sh \
-		"$$($(SWIFT) build --show-bin-path)/sluice-async-upload-probe" 2>&1 | grep -v '^testenv:'
+	@SLUICE_TESTENV_SKIP_INSTALL=1 SLUICE_TESTENV_LARGE_FILES=1 $(TESTENV)/run.sh $(TESTENV)/suite.sh $(SWIFT) $(SWIFT_TEST_FLAGS)
 	@python3 -m unittest -q Tools/Docs/test_docs_check.py > .build/docs-check-test.log 2>&1 \
 		|| { cat .build/docs-check-test.log; exit 1; }
 	@tail -n 3 .build/docs-check-test.log
 	@SWIFT=$(SWIFT) Tools/Docs/docs.sh check > .build/docs-check.log 2>&1 || { cat .build/docs-check.log; exit 1; }
 	@tail -n 1 .build/docs-check.log
+
+## test-under-load: the whole suite (every tier, the memory probes) three times in a row while stress-ng keeps
+## every core busy, as CI's machine is; fails on the first failed round (TEST_ROUNDS, default 3).
+TEST_ROUNDS ?= 3
+test-under-load: build
+	@$(TESTENV)/under-load.sh $(SWIFT) $(TEST_ROUNDS)
 
 ## run: sluice-conformance against freshly started servers; prints where the report is.
 run: install

@@ -15,7 +15,8 @@ func plugin(_ name: String, dependencies: [Target.Dependency] = []) -> Target {
     .target(name: name, dependencies: ["SluiceCore"] + dependencies, path: "Plugins/\(name)")
 }
 
-/// A test target under `Tests/` (folder name = target name).
+/// A test target under `Tests/` (folder name = target name): the modules it tests, and the small test support
+/// (where the servers are, fixtures, waiting, tiers).
 func tests(_ name: String, dependencies: [Target.Dependency]) -> Target {
     .testTarget(name: name, dependencies: dependencies + ["SluiceTestSupport"], path: "Tests/\(name)")
 }
@@ -126,11 +127,17 @@ let package = Package(
         // A plugin in C that includes <sluice_plugin.h> through the CSluicePluginABI product, as a C author's would.
         .target(name: "SluiceCLinesPlugin", dependencies: ["CSluicePluginABI"], path: "Plugins/Examples/SluiceCLinesPlugin"),
 
+        // Where the test servers listen, the conformance vectors and the C plugin fixtures, shared by the
+        // conformance tool and the tests: SluiceCore's values and nothing of the framework above it.
+        .target(
+            name: "SluiceTestEnvironment",
+            dependencies: ["SluiceCore", .product(name: "OrderedCollections", package: "swift-collections")],
+            path: "Tools/testenv/SluiceTestEnvironment"),
         // The conformance tool: suites live in a library so the test suite runs them too.
         .target(
             name: "SluiceConformance",
             dependencies: [
-                "Sluice", "SluiceConformanceKit", "SluiceCache", "SluiceCookies", "CCurl",
+                "Sluice", "SluiceConformanceKit", "SluiceCache", "SluiceCookies", "CCurl", "SluiceTestEnvironment",
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ],
             path: "Tools/Conformance/SluiceConformance"),
@@ -142,14 +149,16 @@ let package = Package(
             ],
             path: "Tools/Conformance/sluice-conformance"),
 
-        // Shared test support: where the real servers are, and the conformance vectors.
+        // Shared test support: where the real servers are, the vectors, waiting for events, the test tiers.
         .target(
-            name: "SluiceTestSupport", dependencies: ["SluiceCore", "SluiceConformance"],
+            name: "SluiceTestSupport", dependencies: ["SluiceCore", "SluiceTestEnvironment"],
             path: "Tests/SluiceTestSupport"),
-        tests("SluiceCoreTests", dependencies: ["SluiceCore", "SluiceConformance"]),
-        tests("SluiceTransportTests", dependencies: ["SluiceTransport", "SluiceGzip", "SluiceSecurity"]),
+        tests("SluiceCoreTests", dependencies: ["SluiceCore", "SluiceTransport", "SluiceConformanceKit"]),
+        // SluiceConformance for AFNetworking's security-policy table (SecurityPolicyTable), which the tool reports
+        // and the transport's trust tests run row by row, and for RawTCPServer.
+        tests("SluiceTransportTests", dependencies: ["SluiceTransport", "SluiceGzip", "SluiceSecurity", "SluiceConformance"]),
         tests("SluiceRequestSerializationTests", dependencies: ["SluiceRequestSerialization"]),
-        tests("SluiceCacheTests", dependencies: ["SluiceCache", "SluiceTransport", "SluiceGzip", "SluiceConformance"]),
+        tests("SluiceCacheTests", dependencies: ["SluiceCache", "SluiceTransport", "SluiceGzip"]),
         // Writes into a disk cache store until killed, for SluiceCacheTests' crash and two-process tests.
         .executableTarget(name: "sluice-cache-writer", dependencies: ["SluiceCache"], path: "Tests/CacheWriterProbe"),
         // A user's target that declares two products only and imports nothing else: what their public API
@@ -157,18 +166,18 @@ let package = Package(
         .testTarget(
             name: "SluiceSingleModuleUserTests", dependencies: ["SluiceMultipart", "SluiceRequestSerialization"],
             path: "Tests/SluiceSingleModuleUserTests"),
-        tests("SluiceMultipartTests", dependencies: ["SluiceMultipart", "SluiceTransport", "SluiceConformance"]),
+        tests("SluiceMultipartTests", dependencies: ["SluiceMultipart", "SluiceTransport"]),
         tests("SluiceResponseSerializationTests", dependencies: [
-            "SluiceResponseSerialization", "SluiceTransport", "SluiceConformance",
+            "SluiceResponseSerialization", "SluiceTransport",
         ]),
-        tests("SluiceReachabilityTests", dependencies: ["SluiceReachability", "SluiceConformance"]),
+        tests("SluiceReachabilityTests", dependencies: ["SluiceReachability", "SluiceConformanceKit"]),
         // Prints reachability changes seen inside a network namespace, for SluiceReachabilityTests.
         .executableTarget(
             name: "sluice-reachability-probe", dependencies: ["SluiceReachability"], path: "Tests/ReachabilityProbe"),
         tests("SluicePluginTests", dependencies: ["SluiceGzip", "SluiceXML", "SluicePropertyList"]),
-        tests("SluiceGzipTests", dependencies: ["SluiceGzip", "SluiceConformance", "SluiceTransport"]),
+        tests("SluiceGzipTests", dependencies: ["SluiceGzip", "SluiceConformanceKit", "SluiceTransport"]),
         tests("SluiceCompressionTests", dependencies: [
-            "SluiceBrotli", "SluiceZstd", "SluiceConformanceKit", "SluiceConformance", "SluiceTransport",
+            "SluiceBrotli", "SluiceZstd", "SluiceConformanceKit", "SluiceTransport",
         ]),
         tests("SluicePropertyListTests", dependencies: ["SluicePropertyList", "SluiceTransport"]),
         tests("SluiceXMLTests", dependencies: ["Sluice", "SluiceXML"]),
@@ -198,7 +207,7 @@ let package = Package(
         // A mixed workload through the fault proxy for make soak (not part of make test).
         .executableTarget(
             name: "sluice-soak", dependencies: ["SluiceTransport", "SluiceGzip", "SluiceConformance", "CSluiceHeap"], path: "Tools/Soak"),
-        tests("SluiceConformanceKitTests", dependencies: ["SluiceConformanceKit", "SluiceGzip", "SluiceConformance", "CSluiceHeap"]),
+        tests("SluiceConformanceKitTests", dependencies: ["SluiceConformanceKit", "SluiceGzip", "CSluiceHeap"]),
         tests("SluiceTests", dependencies: ["Sluice", "SluiceTesting", .product(name: "Logging", package: "swift-log")]),
         tests("SluiceTestingTests", dependencies: ["Sluice", "SluiceTesting", "SluiceCache"]),
         tests("SluiceCookiesTests", dependencies: ["SluiceCookies", "SluiceTransport"]),
@@ -229,7 +238,7 @@ let package = Package(
             name: "HTTPBinAPI", dependencies: [.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
             path: "Tests/HTTPBinAPI", exclude: ["openapi.yaml", "openapi-generator-config.yaml"]),
         tests("SluiceOpenAPITests", dependencies: [
-            "SluiceOpenAPI", "SluiceTransport", "HTTPBinAPI", .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            "SluiceOpenAPI", "SluiceTransport", "SluiceGzip", "HTTPBinAPI", .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
         ]),
         tests("SluiceObservabilityTests", dependencies: [
             "SluiceTracing", "SluiceMetrics", "SluiceTransport", "SluiceTesting", "SluiceCache", "Sluice",

@@ -1,5 +1,6 @@
 import Foundation
 import SluiceCore
+import SluiceTestSupport
 import SluiceTransport
 import Testing
 
@@ -168,13 +169,13 @@ extension HTTPCacheLayerTests {
         #expect(stale.metrics.source == .staleCache)
         #expect(String(decoding: stale.data, as: UTF8.self) == "body")
         // The background revalidation reaches the origin on its own.
-        for _ in 0..<200 where origin.requests.count < 2 { try await Task.sleep(for: .milliseconds(10)) }
+        try await Wait.until("the background revalidation reached the origin") { origin.requests.count >= 2 }
         #expect(origin.requests.count == 2)
         #expect(origin.requests.last?.headers.first("If-None-Match") == "\"v1\"")
         func renewed() -> Bool {
             cache.store.responses(forKey: HTTPCache.key(for: URL(string: Self.url)!)).first?.headers.first("Cache-Control")?.hasPrefix("max-age=100") == true
         }
-        for _ in 0..<200 where !renewed() { try await Task.sleep(for: .milliseconds(10)) }
+        try await Wait.until("the 304 renewed the stored response") { renewed() }
         let fresh = try await Self.get(session)
         #expect(fresh.metrics.source == .cache)
         #expect(origin.requests.count == 2)

@@ -10,7 +10,7 @@ import Testing
 /// The cache against nginx locations that each send one combination of caching headers, the proof read
 /// from nginx's own access log: a fresh hit leaves no line there, a revalidation leaves a 304 with no
 /// body bytes.
-@Suite("HTTPCache against nginx's caching headers", .serialized)
+@Suite("HTTPCache against nginx's caching headers", .tags(.server), .needsServers, .serialized)
 struct HTTPCacheNginxTests {
     struct Row: Sendable, CustomTestStringConvertible {
         let location: String
@@ -41,18 +41,21 @@ struct HTTPCacheNginxTests {
 
     /// nginx's log lines for `uri`, once at least `count` are there. nginx writes a line after it has sent
     /// the response, so a client can hold the whole answer before its line exists: the log is read until
-    /// `count` lines are there (for at most 5 s) and once more 200 ms later, so a line too many shows too.
-    static func logged(_ uri: String, expecting count: Int) async throws -> [LogLine] {
+    /// `count` lines are there. So that a line too many shows too, one more request, a marker, is then sent
+    /// through `session`, on the kept-alive connection the test's requests used (nginx logs a request before
+    /// it reads the next one on that connection), and the lines are read once the marker's line is there.
+    static func logged(_ uri: String, expecting count: Int, after session: SessionManager) async throws -> [LogLine] {
         let path = try #require(TestEnvironment.requireServers().nginxAccessLog, "the test environment names no nginx access log")
-        func read() throws -> [LogLine] {
+        func lines(for uri: String) throws -> [LogLine] {
             let text = try String(contentsOfFile: path, encoding: .utf8)
             return text.split(separator: "\n").compactMap { try? JSONDecoder().decode(LogLine.self, from: Data($0.utf8)) }
                 .filter { $0.uri == uri }
         }
-        let deadline = ContinuousClock.now + .seconds(5)
-        while try read().count < count, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        try await Task.sleep(for: .milliseconds(200))
-        return try read()
+        try await Wait.until("\(count) line(s) for \(uri) in nginx's access log") { try lines(for: uri).count >= count }
+        let marker = "/plugins/text.txt?marker=\(UUID().uuidString)"
+        _ = try await session.data(for: TestEnvironment.request(.http, marker))
+        try await Wait.until("the line for the marker \(marker) in nginx's access log") { try !lines(for: marker).isEmpty }
+        return try lines(for: uri)
     }
 
     static func session(gzip: Bool = false) throws -> SessionManager {
@@ -76,7 +79,7 @@ struct HTTPCacheNginxTests {
         #expect(first.data == expected)
         #expect(second.data == expected)
         #expect(second.metrics.source == row.secondSource)
-        let lines = try await Self.logged(uri, expecting: row.reachingServer)
+        let lines = try await Self.logged(uri, expecting: row.reachingServer, after: session)
         #expect(lines.count == row.reachingServer, "nginx logged \(lines.map(\.status))")
         if let status = row.secondStatus, lines.count == 2 {
             #expect(lines[1].status == status)
@@ -96,7 +99,7 @@ struct HTTPCacheNginxTests {
         #expect(try await session.data(for: english).metrics.source == .cache)
         #expect(try await session.data(for: french).metrics.source == .network)
         #expect(try await session.data(for: french).metrics.source == .cache)
-        #expect(try await Self.logged(uri, expecting: 2).count == 2)
+        #expect(try await Self.logged(uri, expecting: 2, after: session).count == 2)
     }
 
     @Test("Vary: Accept-Encoding with gzip on the fly: one request reaches nginx, gzipped; the stored body is served decoded")
@@ -108,7 +111,7 @@ struct HTTPCacheNginxTests {
         let second = try await session.data(for: request)
         #expect(second.data == (try TestEnvironment.servedFile("plugins/text.txt")))
         #expect(second.metrics.source == .cache)
-        let lines = try await Self.logged(uri, expecting: 1)
+        let lines = try await Self.logged(uri, expecting: 1, after: session)
         #expect(lines.count == 1)
         #expect(lines.first?.accept_encoding.contains("gzip") == true)
     }
@@ -122,6 +125,6 @@ struct HTTPCacheNginxTests {
         post.body = .bytes(Data("x".utf8))
         #expect(try await session.data(for: post).response.statusCode == 405)
         #expect(try await session.data(for: TestEnvironment.request(.http, uri)).metrics.source == .cache)
-        #expect(try await Self.logged(uri, expecting: 2).map(\.status) == [200, 405])
+        #expect(try await Self.logged(uri, expecting: 2, after: session).map(\.status) == [200, 405])
     }
 }

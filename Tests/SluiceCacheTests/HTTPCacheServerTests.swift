@@ -9,7 +9,7 @@ import Testing
 
 /// The cache against httpbin over loopback: what reaches the server is what a network layer below the
 /// cache sees, and each answer says where it came from.
-@Suite("HTTPCache against httpbin", .serialized)
+@Suite("HTTPCache against httpbin", .tags(.server), .needsServers, .serialized)
 struct HTTPCacheServerTests {
     static func session() throws -> (SessionManager, NetworkRecorder) {
         let recorder = NetworkRecorder()

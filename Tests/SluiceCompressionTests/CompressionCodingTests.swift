@@ -1,6 +1,5 @@
 import Foundation
 import SluiceBrotli
-import SluiceConformance
 import SluiceConformanceKit
 import SluiceTestSupport
 import SluiceZstd

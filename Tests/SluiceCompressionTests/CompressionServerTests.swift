@@ -1,6 +1,6 @@
 import Foundation
 import SluiceBrotli
-import SluiceConformance
+import SluiceConformanceKit
 import SluiceTestSupport
 import SluiceTransport
 import SluiceZstd
@@ -8,7 +8,7 @@ import Testing
 
 /// brotli and Zstandard against the real servers: bodies nginx stores encoded, and bodies the test
 /// app encodes on the fly, decoded by the transport through the session's registry while they arrive.
-@Suite("brotli and zstd against nginx and the test app", .serialized)
+@Suite("brotli and zstd against nginx and the test app", .tags(.server), .needsServers, .serialized)
 struct CompressionServerTests {
     private func session(limits: ContentCodingLimits? = nil) throws -> SessionManager {
         var configuration = SessionConfiguration()

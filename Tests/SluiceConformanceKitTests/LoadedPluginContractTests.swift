@@ -1,6 +1,5 @@
 import CSluiceHeap
 import Foundation
-import SluiceConformance
 import SluiceConformanceKit
 import SluiceCore
 import SluiceTestSupport

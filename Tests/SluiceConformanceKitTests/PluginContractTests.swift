@@ -1,5 +1,4 @@
 import Foundation
-import SluiceConformance
 import SluiceConformanceKit
 import SluiceCore
 import SluiceGzip

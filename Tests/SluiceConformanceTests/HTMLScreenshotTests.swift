@@ -6,7 +6,7 @@ import Testing
 /// The HTML report as a person sees it: rendered by headless Chromium (Debian's
 /// `chromium-headless-shell`, which `Tools/testenv/install.sh` installs), the screenshot read back
 /// pixel by pixel.
-@Suite("sluice-conformance HTML report in a browser")
+@Suite("sluice-conformance HTML report in a browser", .tags(.slow), .runsLong)
 struct HTMLScreenshotTests {
     /// Chromium's headless shell, or the full browser; `nil` when neither is installed.
     static var browser: String? {

@@ -5,7 +5,7 @@ import Testing
 
 /// Reaches every real server through plain libcurl: proves the C targets link and the test
 /// environment is up. Fails, naming the server and `make servers`, when one is not running.
-@Suite("Test servers through plain libcurl", .serialized)
+@Suite("Test servers through plain libcurl", .tags(.server), .needsServers, .serialized)
 struct ServerSmokeTests {
     @Test("nginx over HTTP serves status and static files of known sizes")
     func plainHTTP() throws {
@@ -61,7 +61,7 @@ struct ServerSmokeTests {
         _ = try TestEnvironment.requireServers()
         let report = await ConformanceRunner.run(
             ConformanceRunner.allSuites.filter { ["environment.servers", "transport.session", "transport.connections", "security.policy"].contains($0.name) },
-            in: TestEnvironment.conformanceContext)
+            in: VectorSuiteTests.context)
         #expect(report.suites.count == 4)
         for suite in report.suites {
             #expect(suite.error == nil, "\(suite.error ?? "")")

@@ -6,7 +6,7 @@ import Testing
 
 /// A CookieStore in place of libcurl's engine, against httpbin: each hop's cookies, what a user reads, sets
 /// and deletes, a store shared by two sessions, one saved and loaded, and cookies that stay with their host.
-@Suite("CookieStore in a session, against httpbin")
+@Suite("CookieStore in a session, against httpbin", .tags(.server), .needsServers)
 struct SessionCookieStoreTests {
     struct Echo: Decodable { let cookies: [String: String] }
 

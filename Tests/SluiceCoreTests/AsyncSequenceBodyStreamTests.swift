@@ -1,5 +1,6 @@
 import Foundation
 import SluiceCore
+import SluiceTestSupport
 import Testing
 
 /// The async-sequence request body without a socket: what a reader gets, how far the producer runs
@@ -63,6 +64,9 @@ struct AsyncSequenceBodyStreamTests {
         }
         // The first read starts the producer; then nobody reads.
         _ = try await Self.readOnce(stream, size: 1).get()
+        try await Wait.until("the producer has run up to the window") { produced.withLock { $0 } >= 100_000 }
+        // A bounded negative check: nothing announces that a producer did not go further, so it gets a
+        // moment to try. A slow machine can only make the check weaker, never fail it.
         try await Task.sleep(for: .milliseconds(300))
         let ahead = produced.withLock { $0 }
         #expect(ahead <= 120_000, "\(ahead) bytes produced ahead")
@@ -88,25 +92,25 @@ struct AsyncSequenceBodyStreamTests {
 
     @Test("stopReading wakes a read waiting for a slow producer and ends the producer")
     func stop() async throws {
-        let ended = Locked(false)
-        let made = Locked(false)
+        let ended = TestSignal<Void>()
+        let made = TestSignal<Void>()
         let stream = AsyncSequenceBodyStream {
-            made.withLock { $0 = true }
+            made.send()
             return AsyncStream<Data> { continuation in
-                continuation.onTermination = { _ in ended.withLock { $0 = true } }
+                continuation.onTermination = { _ in ended.send() }
             }.map { $0 } as AsyncThrowingMapSequence<AsyncStream<Data>, Data>
         }
         let reading = Task { await Self.readAll(stream) }
         // Stop once the read has made the sequence (on a loaded machine the reading thread may start late;
-        // stopped before that, no sequence exists to end). The bounds are far above the waits they guard.
-        for _ in 0..<6_000 where !made.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(made.withLock { $0 }, "the read never made the sequence")
+        // stopped before that, no sequence exists to end).
+        try await made.value("the read made the sequence")
+        #expect(made.sentValue != nil, "the read never made the sequence")
         stream.stopReading()
         let result = await reading.value
         guard case .failure(let error) = result else { Issue.record("the read did not end"); return }
         #expect(error.code == .cancelled)
-        for _ in 0..<6_000 where !ended.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(ended.withLock { $0 }, "the producer's sequence was not terminated")
+        try await ended.value("the producer's sequence was terminated")
+        #expect(ended.sentValue != nil, "the producer's sequence was not terminated")
     }
 
     @Test("a stream made with a closure rewinds into a new sequence; one made from a sequence does not")

@@ -3,11 +3,6 @@ import Testing
 
 @Suite("Content codings")
 struct ContentCodingTests {
-    @Test("identity meets the content-coding contract")
-    func identityContract() async throws {
-        try await expectSuitePasses("core.content-codings")
-    }
-
     @Test("the budget enforces the byte limit and, past its threshold, the ratio limit")
     func budget() throws {
         var bytes = ContentCodingBudget(limits: ContentCodingLimits(maximumOutputBytes: 100))

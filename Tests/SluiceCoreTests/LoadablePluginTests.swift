@@ -1,5 +1,4 @@
 import Foundation
-import SluiceConformance
 import SluiceCore
 import SluiceTestSupport
 import Testing

@@ -1,5 +1,5 @@
 import Foundation
-import SluiceConformance
+import SluiceConformanceKit
 import SluiceCore
 import SluiceGzip
 import Testing
@@ -17,8 +17,8 @@ struct GzipContentCodingTests {
     @Test("both codings meet the content-coding contract (round trips, limits, truncation)")
     func contract() {
         for coding in [GzipContentCoding(.gzip), GzipContentCoding(.deflate)] {
-            for result in ContentCodingContract.check(coding) where !result.passed {
-                Issue.record("\(result.id): \(result.detail ?? "")")
+            for finding in ContentCodingContract.findings(for: coding) where !finding.passed {
+                Issue.record("\(finding.rule): \(finding.detail ?? "") expected \(finding.expected ?? "-"), got \(finding.actual ?? "-")")
             }
         }
     }

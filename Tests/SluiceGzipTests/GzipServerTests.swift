@@ -1,5 +1,5 @@
 import Foundation
-import SluiceConformance
+import SluiceConformanceKit
 import SluiceCore
 import SluiceGzip
 import SluiceTestSupport
@@ -8,7 +8,7 @@ import Testing
 
 /// gzip and deflate against the real servers: responses decoded by the transport through the
 /// session's registry while they arrive, and gzip-encoded uploads.
-@Suite("gzip and deflate against nginx and httpbin", .serialized)
+@Suite("gzip and deflate against nginx and httpbin", .tags(.server), .needsServers, .serialized)
 struct GzipServerTests {
     /// A session with the gzip plugin; `limits`, when given, for in-memory and streamed bodies alike.
     private func session(limits: ContentCodingLimits? = nil) throws -> SessionManager {
@@ -63,7 +63,6 @@ struct GzipServerTests {
     @Test("a 10 MB bomb inflating to 10 GiB stops at the output limit, memory bounded by the limit")
     func bomb() async throws {
         let limit: Int64 = 64 << 20
-        let started = ContinuousClock.now
         let (stream, response) = try await session(limits: ContentCodingLimits(maximumOutputBytes: limit, maximumRatio: nil))
             .bytes(for: TestEnvironment.request(.http, "/encoded/gzip/bomb.bin"))
         #expect(response.headers["Content-Encoding"] == "gzip")
@@ -73,7 +72,6 @@ struct GzipServerTests {
         }
         #expect(error?.code == .contentCodingOutputLimit)
         #expect(received <= limit)
-        #expect(ContinuousClock.now - started < .seconds(30))
     }
 
     @Test("readers of the bomb stream at six speeds at once: the output limit, whatever the pauses, never a corrupt body",

@@ -6,7 +6,7 @@ import SluiceTransport
 import Testing
 
 /// A swift-http-types request sent through a real session to httpbin, which echoes what it received.
-@Suite("Sending swift-http-types requests")
+@Suite("Sending swift-http-types requests", .tags(.server), .needsServers)
 struct HTTPTypesSendTests {
     struct Echo: Decodable {
         let method: String

@@ -8,7 +8,7 @@ import Testing
 
 /// Multipart bodies sent through SluiceTransport to the real servers: an independent parser
 /// (Python's email package behind `/sluice/multipart`) and httpbin read them back.
-@Suite("Multipart uploads", .serialized)
+@Suite("Multipart uploads", .tags(.server), .needsServers, .serialized)
 struct MultipartUploadTests {
     let serializer = HTTPRequestSerializer()
     let session = SessionManager()
@@ -118,33 +118,44 @@ struct MultipartUploadTests {
         #expect(echo["sha256"] as? String == (try Self.sha256(body)))
         #expect(result.metrics.transactions.first?.bytesSent == Int64(body.count))
         if throttled {
-            // 8 packets at least, each followed by a 20 ms pause.
+            // 8 packets at least, each followed by a 20 ms pause. A lower bound: a busy machine only makes the
+            // upload slower.
             #expect(elapsed >= .milliseconds(140), "a throttled upload of \(body.count) bytes took \(elapsed)")
         }
     }
 
     @Test("a throttled upload pauses its own transfer only: other requests of the session go on")
     func throttleDoesNotBlock() async throws {
-        let request = try serializer.multipartFormRequest(urlString: url("/sluice/sha256")) { form in
+        let formRequest = try serializer.multipartFormRequest(urlString: url("/sluice/sha256")) { form in
             form.appendPart(formData: Data(count: 80 * 1024), name: "slow")
             form.throttleBandwidth(MultipartThrottle(packetSize: 4 * 1024, delay: .milliseconds(100)))
         }
+        guard case .stream(let stream) = formRequest.body else {
+            Issue.record("no stream body")
+            return
+        }
+        // Once started, the upload is held paused, as the throttle pauses it, until the GETs are done: it
+        // cannot end before them, however slow the machine.
+        let held = HeldUpload(stream)
+        var request = formRequest
+        request.body = .stream(held)
         let session = self.session
         let uploadDone = Locked(false)
-        let upload = Task {
+        let upload = Task { [request] in
             defer { uploadDone.withLock { $0 = true } }
             return try await session.data(for: request)
         }
-        try await Task.sleep(for: .milliseconds(150))
+        defer { held.release() }
+        try await held.started.value("the throttled upload has started")
         // The GETs go to nginx: httpbin's threads may all be busy with other suites' slow requests.
         let get = try TestEnvironment.request(.http, "/status")
         for _ in 0..<5 {
             let response = try await session.data(for: get)
             #expect(response.response.statusCode == 200)
         }
-        // The upload needs about two seconds (twenty 4 KiB packets, 100 ms apart); GETs that waited for
-        // it would find it finished.
+        // GETs that waited for the upload would have come back only after it, once the hold gave way.
         #expect(!uploadDone.withLock { $0 }, "the GETs waited for the throttled upload")
+        held.release()
         let finished = try await upload.value
         #expect(try Self.json(finished.data)["received"] as? Int == Int(request.headers["Content-Length"] ?? ""))
     }
@@ -199,4 +210,41 @@ struct MultipartUploadTests {
         #expect(fromFile["sha256"] as? String == echo["sha256"] as? String)
         #expect(fromFile["received"] as? Int == Int(request.headers["Content-Length"] ?? ""))
     }
+}
+
+/// An upload's body read through, and held paused once it has started, until ``release()``: the transport
+/// asks it before each read how long to wait, as it asks a throttle, and while held it says to wait. It
+/// gives way by itself after ``Wait/defaultDeadline``, so that requests that wrongly wait for it fail the
+/// test instead of hanging it.
+private final class HeldUpload: BodyStream {
+    let inner: any BodyStream
+    /// Sent at the first read: the upload has started.
+    let started = TestSignal<Void>()
+    private let heldSince = Locked<ContinuousClock.Instant?>(nil)
+    private let released = Locked(false)
+
+    init(_ inner: any BodyStream) { self.inner = inner }
+
+    var contentLength: Int64? { inner.contentLength }
+    var isRewindable: Bool { inner.isRewindable }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(SluiceError) -> Int {
+        heldSince.withLock { since in since = since ?? ContinuousClock.now }
+        started.send()
+        return try inner.read(into: buffer)
+    }
+
+    func rewind() throws(SluiceError) { try inner.rewind() }
+    func close() { inner.close() }
+    func stopReading() { inner.stopReading() }
+
+    func delayBeforeNextRead() -> Duration? {
+        let holding = !released.withLock { $0 }
+            && heldSince.withLock { since in since.map { ContinuousClock.now - $0 < Wait.defaultDeadline } ?? false }
+        guard holding else { return inner.delayBeforeNextRead() }
+        return max(inner.delayBeforeNextRead() ?? .zero, .milliseconds(20))
+    }
+
+    /// Lets the upload go on at the throttle's pace.
+    func release() { released.withLock { $0 = true } }
 }

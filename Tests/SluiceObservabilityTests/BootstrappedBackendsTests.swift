@@ -4,6 +4,7 @@ import InMemoryTracing
 import Instrumentation
 import MetricsTestKit
 import SluiceMetrics
+import SluiceTestSupport
 import SluiceTesting
 import SluiceTracing
 import SluiceTransport
@@ -28,7 +29,7 @@ struct BootstrappedBackendsTests {
         let session = SessionManager(configuration: stubs.configuration(configuration))
         defer { session.invalidate(cancelingTasks: true) }
         _ = try await session.data(for: HTTPRequest(url: URL(string: "https://api.example.com/v1/items")!))
-        for _ in 0..<6_000 where tracer.finishedSpans.count < 2 { try await Task.sleep(for: .milliseconds(10)) }
+        try await Wait.until("two finished spans: the task's and the hop's") { tracer.finishedSpans.count >= 2 }
         let hop = try #require(tracer.finishedSpans.first { $0.kind == .client })
         #expect(tracer.finishedSpans.count == 2)
         #expect(stubs.requests.first?.request.headers[InMemoryTracer.spanIDKey] == hop.spanID)

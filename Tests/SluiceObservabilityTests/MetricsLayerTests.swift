@@ -8,7 +8,7 @@ import SluiceTransport
 import Testing
 
 /// swift-metrics values from real exchanges, reported to MetricsTestKit's in-memory backend.
-@Suite("Metrics: requests, durations, bytes, errors, tasks in flight, cache outcomes")
+@Suite("Metrics: requests, durations, bytes, errors, tasks in flight, cache outcomes", .tags(.server), .needsServers)
 struct MetricsLayerTests {
     static func session(_ metrics: TestMetrics, cache: Bool = false) -> SessionManager {
         var configuration = SessionConfiguration()
@@ -24,7 +24,7 @@ struct MetricsLayerTests {
         func ended() -> Int64 {
             metrics.counterTotal(label: HTTPMetricsLabels.requestsFinished) + metrics.counterTotal(label: HTTPMetricsLabels.errors)
         }
-        for _ in 0..<6_000 where ended() < count { try await Task.sleep(for: .milliseconds(10)) }
+        try await Wait.until("\(count) task(s) reported finished or failed") { ended() >= count }
     }
 
     @Test("a GET and a POST: started, finished by status class, durations, bytes both ways, nothing left in flight")
@@ -68,8 +68,8 @@ struct MetricsLayerTests {
             try await session.data(for: SluiceCore.HTTPRequest(url: URL(string: "http://127.0.0.1:9/nothing")!))
         }
         let call = Task { try await session.data(for: try TestEnvironment.request(.httpbin, "/delay/10")) }
-        for _ in 0..<6_000 where (try? metrics.expectMeter(HTTPMetricsLabels.activeRequests).lastValue) != 1 {
-            try await Task.sleep(for: .milliseconds(10))
+        try await Wait.until("the delayed request is in flight") {
+            (try? metrics.expectMeter(HTTPMetricsLabels.activeRequests).lastValue) == 1
         }
         call.cancel()
         _ = await call.result

@@ -3,6 +3,7 @@ import InMemoryTracing
 import MetricsTestKit
 import Sluice
 import SluiceMetrics
+import SluiceTestSupport
 import SluiceTesting
 import SluiceTracing
 import Testing
@@ -26,7 +27,7 @@ struct RetryObservabilityTests {
             interceptor: RetryPolicy(exponentialBackoffScale: .milliseconds(1)))
         let response = try await tracer.withSpan("caller") { _ in try await manager.get("items") }
         #expect(response.attempts == 2)
-        for _ in 0..<6_000 where tracer.finishedSpans.count < 5 { try await Task.sleep(for: .milliseconds(10)) }
+        try await Wait.until("five finished spans: the caller's, two tasks', two hops'") { tracer.finishedSpans.count >= 5 }
         let spans = tracer.finishedSpans
         let caller = try #require(spans.first { $0.operationName == "caller" })
         let tasks = spans.filter { $0.kind == .internal && $0.operationName == "GET" }

@@ -7,7 +7,7 @@ import Testing
 
 /// Each operation of Tests/HTTPBinAPI/openapi.yaml, through the generated client on a `SessionManager`.
 extension OpenAPISuites {
-    @Suite("The generated httpbin client through SluiceClientTransport")
+    @Suite("The generated httpbin client through SluiceClientTransport", .tags(.server), .needsServers)
     struct EndpointTests {
         @Test("GET /get: query parameters (a repeated one too) and a header parameter reach httpbin")
         func getWithQuery() async throws {

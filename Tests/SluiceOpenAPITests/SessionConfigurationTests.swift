@@ -10,7 +10,7 @@ import Testing
 /// The session's configuration applies to what the generated client sends: default headers, layers, content
 /// codings, redirects.
 extension OpenAPISuites {
-    @Suite("The session's configuration under the generated client")
+    @Suite("The session's configuration under the generated client", .tags(.server), .needsServers)
     struct SessionConfigurationTests {
         @Test("the session's default headers reach httpbin beside the operation's own")
         func defaultHeaders() async throws {

@@ -1,5 +1,4 @@
 import Foundation
-import SluiceConformance
 import SluiceCore
 @testable import SluicePropertyList
 import SluiceResponseSerialization

@@ -1,5 +1,4 @@
 import Foundation
-import SluiceConformance
 import SluiceCore
 import SluicePropertyList
 import SluiceResponseSerialization
@@ -8,7 +7,7 @@ import SluiceTransport
 import Testing
 
 /// Property lists served by the real servers, decoded through the registry.
-@Suite("Property lists from nginx and httpbin")
+@Suite("Property lists from nginx and httpbin", .tags(.server), .needsServers)
 struct PropertyListServerTests {
     private let registry: SerializerRegistry = {
         let registry = SerializerRegistry.makeDefault()

@@ -1,4 +1,4 @@
-import SluiceConformance
+import SluiceConformanceKit
 import Testing
 
 @testable import SluiceReachability

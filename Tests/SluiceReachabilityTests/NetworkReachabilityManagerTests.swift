@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import SluiceCore
+import SluiceTestSupport
 import Testing
 
 @testable import SluiceReachability
@@ -15,16 +16,11 @@ struct NetworkReachabilityManagerTests {
         let releaseMain = DispatchSemaphore(value: 0)
         DispatchQueue.main.async { releaseMain.wait() }
         defer { releaseMain.signal() }
-        let received = DispatchSemaphore(value: 0)
-        let onMain = Locked<Bool?>(nil)
-        try manager.startMonitoring { _ in
-            onMain.withLock { $0 = Thread.isMainThread }
-            received.signal()
-        }
+        // Whether the first status ran on the main thread.
+        let onMain = TestSignal<Bool>()
+        try manager.startMonitoring { _ in onMain.send(Thread.isMainThread) }
         defer { manager.stopMonitoring() }
-        let waited = await Task.detached { received.wait(timeout: .now() + 10) }.value
-        #expect(waited == .success, "no status within 10 s with the main queue blocked")
-        #expect(onMain.withLock { $0 } == false)
+        #expect(try await onMain.value("a status delivered with the main queue blocked") == false)
     }
 
     @Test("startMonitoring reports the current status at once: closure on its queue, stream, notification")
@@ -55,8 +51,8 @@ struct NetworkReachabilityManagerTests {
         #expect(manager.localizedNetworkReachabilityStatusString == "Reachable via Loopback")
         var iterator = stream.makeAsyncIterator()
         #expect(await iterator.next() == .reachable(.loopback))
-        #expect(await closure.wait(for: 1) == [.reachable(.loopback)])
-        #expect(await notified.wait(for: 1) == [.reachable(.loopback)])
+        #expect(try await closure.wait(for: 1) == [.reachable(.loopback)])
+        #expect(try await notified.wait(for: 1) == [.reachable(.loopback)])
         #expect(onQueue.withLock { $0 } == [true])
         // A stream opened while monitoring starts with the current status.
         var late = manager.statusUpdates.makeAsyncIterator()
@@ -72,7 +68,7 @@ struct NetworkReachabilityManagerTests {
         try manager.startMonitoring(queue: DispatchQueue(label: "default")) { recorder.record($0) }
         defer { manager.stopMonitoring() }
         #expect(manager.status != .unknown, "the first status is known when startMonitoring returns")
-        let first = await recorder.wait(for: 1)
+        let first = try await recorder.wait(for: 1)
         #expect(first == [manager.status])
         #expect(try manager.checkStatus() == manager.status)
 
@@ -97,7 +93,7 @@ struct NetworkReachabilityManagerTests {
         }
         try manager.startMonitoring(queue: .main)
         defer { manager.stopMonitoring() }
-        #expect(await recorder.wait(for: 1) == [.reachable(.loopback)])
+        #expect(try await recorder.wait(for: 1) == [.reachable(.loopback)])
         #expect(onMain.withLock { $0 } == true)
     }
 
@@ -161,27 +157,27 @@ struct NetworkReachabilityManagerTests {
         let inodes = try #require(manager.monitor?.socketInodes)
         #expect(inodes.count == 2 && !inodes.contains(0))
         #expect(Set(inodes).isSubset(of: ProcessInspection.openSocketInodes()))
-        #expect(await recorder.wait(for: 1).count == 1)
-        #expect(await ProcessInspection.eventually { ProcessInspection.monitorThreadCount() == 1 })
+        #expect(try await recorder.wait(for: 1).count == 1)
+        try await Wait.until("one monitor thread") { ProcessInspection.monitorThreadCount() == 1 }
 
         manager.stopMonitoring()
         #expect(Set(inodes).isDisjoint(with: ProcessInspection.openSocketInodes()), "sockets closed when stop returns")
         // stop joins the thread; the kernel lists an ended thread until it has reaped it, a moment later.
-        #expect(await ProcessInspection.eventually { ProcessInspection.monitorThreadCount() == 0 }, "thread ended by stop")
+        try await Wait.until("the monitor thread ended by stop") { ProcessInspection.monitorThreadCount() == 0 }
         #expect(!manager.isMonitoring)
         #expect(manager.status == .unknown)
         manager.stopMonitoring()  // a second stop does nothing
 
         try manager.startMonitoring(queue: DispatchQueue(label: "restart"))  // keeps the closure
         defer { manager.stopMonitoring() }
-        #expect(await recorder.wait(for: 2) == [.reachable(.loopback), .reachable(.loopback)])
+        #expect(try await recorder.wait(for: 2) == [.reachable(.loopback), .reachable(.loopback)])
         #expect(manager.status == .reachable(.loopback))
         // Starting again while monitoring replaces the monitor (and reports again).
         let firstInodes = try #require(manager.monitor?.socketInodes)
         try manager.startMonitoring(queue: DispatchQueue(label: "restart"))
         #expect(Set(firstInodes).isDisjoint(with: ProcessInspection.openSocketInodes()))
-        #expect(await recorder.wait(for: 3).count == 3)
-        #expect(await ProcessInspection.eventually { ProcessInspection.monitorThreadCount() == 1 })
+        #expect(try await recorder.wait(for: 3).count == 3)
+        try await Wait.until("one monitor thread, the replaced one ended") { ProcessInspection.monitorThreadCount() == 1 }
     }
 
     @Test("nothing is delivered after stopMonitoring, even when already queued")
@@ -212,7 +208,7 @@ struct NetworkReachabilityManagerTests {
             weakManager = manager
             weakMonitor = manager.monitor
             inodes = manager.monitor?.socketInodes ?? []
-            #expect(await ProcessInspection.eventually { ProcessInspection.monitorThreadCount() == 1 })
+            try await Wait.until("one monitor thread") { ProcessInspection.monitorThreadCount() == 1 }
             streamReader = Task.detached {
                 var count = 0
                 for await _ in stream { count += 1 }
@@ -220,15 +216,15 @@ struct NetworkReachabilityManagerTests {
             }
             // The first status arrives while the manager is alive: once it is released, nothing more
             // need be delivered, so waiting for it afterwards would race with the release.
-            #expect(await recorder.wait(for: 1).count == 1)
+            #expect(try await recorder.wait(for: 1).count == 1)
         }
-        #expect(await ProcessInspection.eventually { weakManager == nil })
+        try await Wait.until("the released manager is gone") { weakManager == nil }
         #expect(weakMonitor == nil, "the monitor (held by its thread while it runs) is gone")
         #expect(inodes.count == 2)
         #expect(Set(inodes).isDisjoint(with: ProcessInspection.openSocketInodes()))
         // When the last reference goes on the monitor thread itself, the thread is detached and ends just
         // after it drops the monitor: it may still be listed for a moment.
-        #expect(await ProcessInspection.eventually { ProcessInspection.monitorThreadCount() == 0 })
+        try await Wait.until("the monitor thread ended") { ProcessInspection.monitorThreadCount() == 0 }
         #expect(await streamReader.value == 1, "the stream got the first status, then finished")
     }
 
@@ -237,12 +233,18 @@ struct NetworkReachabilityManagerTests {
         var manager: NetworkReachabilityManager? = NetworkReachabilityManager(address: .ipv4Loopback)
         let stream = try #require(manager?.statusUpdates)
         try manager?.startMonitoring(queue: DispatchQueue(label: "stream"))
+        // The manager is released once the reader has the first status (released before, it need deliver
+        // nothing more).
+        let first = TestSignal<Void>()
         let reader = Task {
             var seen: [NetworkReachabilityStatus] = []
-            for await status in stream { seen.append(status) }
+            for await status in stream {
+                seen.append(status)
+                first.send()
+            }
             return seen
         }
-        try await Task.sleep(for: .milliseconds(50))
+        try await first.value("the first status reached the stream")
         manager = nil
         #expect(await reader.value == [.reachable(.loopback)])
     }
@@ -265,13 +267,13 @@ struct NetworkReachabilityManagerTests {
         #expect(failures.withLock { $0 } == 0)
         // Counted process-wide, so waited for: a monitor another test stopped from its own report ends
         // just after that report returns, and other suites may be stopping theirs meanwhile.
-        #expect(await ProcessInspection.eventually { ProcessInspection.monitorThreadCount() <= 1 })
+        try await Wait.until("at most one monitor thread") { ProcessInspection.monitorThreadCount() <= 1 }
         manager.stopMonitoring()
-        #expect(await ProcessInspection.eventually { ProcessInspection.monitorThreadCount() == 0 })
+        try await Wait.until("no monitor thread") { ProcessInspection.monitorThreadCount() == 0 }
         // Other suites open short-lived netlink sockets of their own; a leak would stay.
-        #expect(
-            await ProcessInspection.eventually { ProcessInspection.openNetlinkSocketInodes().subtracting(before).isEmpty },
-            "no netlink socket left open: \(ProcessInspection.openNetlinkSocketInodes().subtracting(before))")
+        try await Wait.until("no netlink socket left open: \(ProcessInspection.openNetlinkSocketInodes().subtracting(before))") {
+            ProcessInspection.openNetlinkSocketInodes().subtracting(before).isEmpty
+        }
     }
 
     @Test("a status closure may release the last reference to its manager")
@@ -282,8 +284,8 @@ struct NetworkReachabilityManagerTests {
             holder.withLock { $0 = nil }
             released.record(status)
         }
-        #expect(await released.wait(for: 1).count == 1)
-        #expect(await ProcessInspection.eventually { ProcessInspection.monitorThreadCount() == 0 })
+        #expect(try await released.wait(for: 1).count == 1)
+        try await Wait.until("the monitor thread ended") { ProcessInspection.monitorThreadCount() == 0 }
     }
 
     @Test("errors carry stable codes")

@@ -1,5 +1,4 @@
 import Foundation
-import SluiceConformance
 import SluiceCore
 import SluiceRequestSerialization
 import SluiceTestSupport
@@ -7,16 +6,6 @@ import Testing
 
 @Suite("Query strings")
 struct QueryStringSerializationTests {
-    @Test("every query-string, HTTP and JSON serializer vector passes", arguments: [
-        "request.query-string", "request.http-serializer", "request.json-serializer",
-    ])
-    func vectors(suite name: String) async throws {
-        let suite = try #require(ConformanceRunner.allSuites.first { $0.name == name })
-        let results = try await suite.run(in: TestEnvironment.conformanceContext)
-        #expect(!results.isEmpty)
-        for result in results where !result.passed { Issue.record("\(result.id): \(result.detail ?? "")") }
-    }
-
     @Test("a bare empty field is a pair: the writer separates it as the pairs do")
     func bareEmptyField() {
         // Found by Tools/Fuzz (FuzzQueryString): the one-pass writer wrote no `&` after a pair of no bytes.

@@ -1,6 +1,8 @@
 import Foundation
-import SluiceConformance
 import SluiceCore
+import Testing
+// Server discovery, the vectors and the C plugin fixtures, for every test target through this one import.
+@_exported import SluiceTestEnvironment
 
 /// Where the tests find the real servers and the conformance vectors.
 ///
@@ -29,7 +31,21 @@ public enum TestEnvironment {
     }()
 
     /// The servers, or an error saying how to start them.
-    public static func requireServers() throws -> ServerEnvironment { try servers.get() }
+    ///
+    /// Every way a test reaches a server comes through here, so here the tiers are kept honest: a test
+    /// that asks for the servers must carry the `.server` tag (with ``Testing/Trait/needsServers``), or
+    /// `make check`, which starts no server, would run it. Such a test fails at once, in every tier, with
+    /// a message saying what to add.
+    ///
+    /// - Throws: ``ConformanceError`` when the running test is not tagged `.server`, or when no servers are
+    ///   configured (naming the start command).
+    public static func requireServers() throws -> ServerEnvironment {
+        if let test = Test.current, !test.tags.contains(.server) {
+            throw ConformanceError(
+                "\(test.name) reaches the test servers but its suite is not tagged: add .tags(.server), .needsServers")
+        }
+        return try servers.get()
+    }
 
     /// The base URL of `server`.
     ///
@@ -91,11 +107,6 @@ public enum TestEnvironment {
             throw ConformanceError("lib\(product).so is not at \(path); build it with swift build --build-tests (make test does)")
         }
         return path
-    }
-
-    /// A context for running conformance suites against this environment.
-    public static var conformanceContext: ConformanceContext {
-        ConformanceContext(vectors: vectors, servers: try? servers.get())
     }
 
     /// Whether something accepts TCP connections at the URL's host and port.

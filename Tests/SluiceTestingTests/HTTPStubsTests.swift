@@ -1,6 +1,7 @@
 import Foundation
 import Sluice
 import SluiceCache
+import SluiceTestSupport
 import SluiceTesting
 import Testing
 
@@ -136,6 +137,7 @@ struct HTTPStubsTests {
         }
         #expect(received.reduce(Data(), +) == parts.reduce(Data(), +))
         #expect(received.count == parts.count, "each chunk is read on its own")
+        // The stub's pace: five chunks 40 ms apart. A lower bound: a busy machine only makes it later.
         #expect(times.last! >= .milliseconds(190))
 
         let counts = Locked<[Int64]>([])
@@ -235,15 +237,17 @@ struct HTTPStubsTests {
         let stubs = HTTPStubs()
         stubs.stub(.any, .text("never").delayed(by: .seconds(120)))
         let session = Self.session(stubs)
-        let started = ContinuousClock.now
         let work = Task { try await session.data(for: Self.request("/wait")) }
-        try await Task.sleep(for: .milliseconds(100))
+        // Cancelled once the stub has the request, so that it is waiting out its delay.
+        try await Wait.until("the stub has the request") { !stubs.requests.isEmpty }
+        let started = ContinuousClock.now
         work.cancel()
         let result = await work.result
         #expect(throws: SluiceError.self) { try result.get() }
         #expect((try? result.get()) == nil)
         if case .failure(let error as SluiceError) = result { #expect(error.code == .cancelled) }
-        // Far sooner than the stub's 120 s (with room for a busy machine's stalls).
+        // Far sooner than the stub's 120 s (milliseconds are expected; measured from the cancel, with room for
+        // a busy machine's stalls).
         #expect(ContinuousClock.now - started < .seconds(60))
     }
 

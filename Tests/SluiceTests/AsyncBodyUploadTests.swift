@@ -6,7 +6,7 @@ import Testing
 /// Request bodies from async sequences against httpbin: hashed by the server with and without a length,
 /// through SessionManager, HTTPSessionManager and as a multipart part; a throwing sequence, a wrong
 /// length, a cancelled Swift task, a 307 that sends the body again.
-@Suite("Uploads from async sequences")
+@Suite("Uploads from async sequences", .tags(.server), .needsServers)
 struct AsyncBodyUploadTests {
     static func pattern(_ total: Int, chunk: Int = 50_000) -> [Data] {
         stride(from: 0, to: total, by: chunk).map { start in
@@ -64,7 +64,9 @@ struct AsyncBodyUploadTests {
     @Test("cancelling the Swift task stops the producer")
     func cancellation() async throws {
         let produced = Locked(0)
-        let terminated = Locked(false)
+        let terminated = TestSignal<Void>()
+        // The count when the producer's loop ended: the producer itself announces that it stopped.
+        let producerEnded = TestSignal<Int>()
         let request = try TestEnvironment.request(.httpbin, "/sluice/sha256", method: .post)
         let body = HTTPBody.asyncSequence {
             AsyncThrowingStream<Data, any Error> { continuation in
@@ -75,25 +77,26 @@ struct AsyncBodyUploadTests {
                         continuation.yield(Data(count: 64 << 10))
                         try? await Task.sleep(for: .milliseconds(10))
                     }
+                    producerEnded.send(produced.withLock { $0 })
                 }
                 continuation.onTermination = { _ in
                     producer.cancel()
-                    terminated.withLock { $0 = true }
+                    terminated.send()
                 }
             }
         }
         let session = SessionManager()
         let upload = Task { try await session.upload(for: request, from: body) }
         // Cancelled once the body is being sent (a slow machine, or a sanitizer, can take a while to start).
-        for _ in 0..<3000 where produced.withLock({ $0 }) < 5 { try await Task.sleep(for: .milliseconds(10)) }
+        try await Wait.until("the body is being sent (5 chunks produced)") { produced.withLock { $0 } >= 5 }
         #expect(produced.withLock { $0 } >= 5, "the body was never read")
         upload.cancel()
         let result = await upload.result
         #expect(throws: (any Error).self) { try result.get() }
-        for _ in 0..<3000 where !terminated.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(terminated.withLock { $0 }, "the sequence was not ended")
-        let after = produced.withLock { $0 }
-        try await Task.sleep(for: .milliseconds(200))
+        try await terminated.value("the sequence was ended")
+        #expect(terminated.sentValue != nil, "the sequence was not ended")
+        // The producer's loop has ended: nothing can be produced after the count it reported.
+        let after = try await producerEnded.value("the producer stopped")
         #expect(produced.withLock { $0 } == after, "the producer went on")
     }
 

@@ -6,7 +6,7 @@ import Testing
 /// Answering a `401` with a credential the program already has, in one line, against httpbin.
 @Suite("Authorization interceptor", .serialized)
 struct AuthorizationInterceptorTests {
-    @Test("a bearer token answers the challenge once, then goes with every request to the origin")
+    @Test("a bearer token answers the challenge once, then goes with every request to the origin", .tags(.server), .needsServers)
     func bearer() async throws {
         let manager = try Support.manager(interceptor: .authorization(bearerToken: "t0k3n"))
         let first = try await manager.get("bearer")
@@ -17,7 +17,7 @@ struct AuthorizationInterceptorTests {
         #expect(second.request.headers["Authorization"] == "Bearer t0k3n")
     }
 
-    @Test("a user name and password answer a Basic challenge; a refused credential's 401 is delivered, not looped")
+    @Test("a user name and password answer a Basic challenge; a refused credential's 401 is delivered, not looped", .tags(.server), .needsServers)
     func basic() async throws {
         let manager = try Support.manager(interceptor: .authorization(user: "user", password: "pässwd"))
         let accepted = try await manager.get("basic-auth/user/pässwd")
@@ -28,7 +28,7 @@ struct AuthorizationInterceptorTests {
         #expect(refused?.attempts == 1)  // the origin had challenged: the credential went at once, and was refused
     }
 
-    @Test("sent before being asked when told so, and never to another origin than the manager's")
+    @Test("sent before being asked when told so, and never to another origin than the manager's", .tags(.server), .needsServers)
     func preemptiveAndOrigin() async throws {
         let preemptive = try Support.manager(interceptor: .authorization(bearerToken: "early", sendsPreemptively: true))
         let answered = try await preemptive.get("bearer")
@@ -43,7 +43,7 @@ struct AuthorizationInterceptorTests {
         #expect(refused?.request?.headers["Authorization"] == nil)
     }
 
-    @Test("a request with an Authorization field of its own keeps it; a token with a line break is a typed error")
+    @Test("a request with an Authorization field of its own keeps it; a token with a line break is a typed error", .tags(.server), .needsServers)
     func ownFieldAndBadToken() async throws {
         let manager = try Support.manager(interceptor: .authorization(bearerToken: "t0k3n", sendsPreemptively: true))
         let own = try await manager.get("bearer", headers: ["Authorization": "Bearer mine"])

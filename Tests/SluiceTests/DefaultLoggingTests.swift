@@ -2,7 +2,7 @@ import Foundation
 import SluiceTestSupport
 import Testing
 
-@Suite("Logging is silent by default")
+@Suite("Logging is silent by default", .tags(.server), .needsServers)
 struct DefaultLoggingTests {
     /// Runs `sluice-logging-probe` against httpbin and returns its exit status, stdout and stderr.
     static func probe(_ mode: String) throws -> (status: Int32, output: String, errors: String) {

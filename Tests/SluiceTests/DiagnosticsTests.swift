@@ -57,7 +57,7 @@ struct DiagnosticsTests {
         }
     }
 
-    @Test("info logs the request line, status and timings; bodies only at trace")
+    @Test("info logs the request line, status and timings; bodies only at trace", .tags(.server), .needsServers)
     func logging() async throws {
         let (infoLogger, info) = CapturingLogHandler.logger(level: .info)
         let manager = try Support.manager(logger: infoLogger)

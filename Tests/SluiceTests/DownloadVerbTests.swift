@@ -5,7 +5,7 @@ import SluiceTestSupport
 import Testing
 
 /// The manager's download verb, against nginx's files and httpbin.
-@Suite("HTTPSessionManager download", .serialized)
+@Suite("HTTPSessionManager download", .tags(.server), .needsServers, .serialized)
 struct DownloadVerbTests {
     private static func target() -> URL {
         FileManager.default.temporaryDirectory

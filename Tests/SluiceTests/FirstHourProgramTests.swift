@@ -5,7 +5,7 @@ import Testing
 /// A new user's first program (Tests/FirstHourProgram: every getting-started call in one function) runs
 /// against the test servers and gets what it asked for. That the compiler builds it, quickly, is the
 /// build's check (`Tools/testenv/check-compile-time.sh`, run by `make test`).
-@Suite("A new user's first program")
+@Suite("A new user's first program", .tags(.server), .needsServers)
 struct FirstHourProgramTests {
     @Test("every call of the first program works against the test servers")
     func runs() throws {

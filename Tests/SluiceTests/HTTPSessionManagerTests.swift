@@ -22,7 +22,7 @@ struct HTTPSessionManagerTests {
         #expect(manager.registry.responseSerializer(for: MediaType("application/atom+xml")!) is XMLResponseSerializer)
     }
 
-    @Test("every verb reaches httpbin with its parameters and the overriding header", arguments: [
+    @Test("every verb reaches httpbin with its parameters and the overriding header", .tags(.server), .needsServers, arguments: [
         ("GET", "get"), ("POST", "post"), ("PUT", "put"), ("PATCH", "patch"), ("DELETE", "delete"),
     ])
     func verbs(method: String, path: String) async throws {
@@ -49,7 +49,7 @@ struct HTTPSessionManagerTests {
         #expect(response.attempts == 1)
     }
 
-    @Test("the untyped verbs' JSON value is read as Parameters without a cast")
+    @Test("the untyped verbs' JSON value is read as Parameters without a cast", .tags(.server), .needsServers)
     func parametersWithoutCast() async throws {
         let manager = try Support.manager()
         let response = try await manager.get("get", parameters: ["q": "lamp"])
@@ -58,7 +58,7 @@ struct HTTPSessionManagerTests {
         #expect(noContent.parameters == nil)
     }
 
-    @Test("HEAD yields no body; 204 gives no object and no error; 404 fails with the response")
+    @Test("HEAD yields no body; 204 gives no object and no error; 404 fails with the response", .tags(.server), .needsServers)
     func statuses() async throws {
         let manager = try Support.manager()
         let head = try await manager.head("get")
@@ -73,7 +73,7 @@ struct HTTPSessionManagerTests {
         #expect(headError?.response?.statusCode == 500)
     }
 
-    @Test("basic and hidden basic authentication; a redirect is followed")
+    @Test("basic and hidden basic authentication; a redirect is followed", .tags(.server), .needsServers)
     func authenticationAndRedirect() async throws {
         let manager = try Support.manager()
         let serializer = try #require(manager.requestSerializer as? HTTPRequestSerializer)
@@ -92,7 +92,7 @@ struct HTTPSessionManagerTests {
         #expect(redirected.request.url.path == "/get")
     }
 
-    @Test("Decodable responses, through the registry")
+    @Test("Decodable responses, through the registry", .tags(.server), .needsServers)
     func decodable() async throws {
         struct Slideshow: Decodable, Sendable {
             struct Inner: Decodable, Sendable {
@@ -113,7 +113,7 @@ struct HTTPSessionManagerTests {
         #expect(mismatch?.code == .decodingFailed)
     }
 
-    @Test("the bundled plugins serve the manager: XML from httpbin /xml, gzip from /gzip")
+    @Test("the bundled plugins serve the manager: XML from httpbin /xml, gzip from /gzip", .tags(.server), .needsServers)
     func bundledPlugins() async throws {
         let manager = try Support.manager()
         let xml = try await manager.send(try manager.request(.get, "xml"), serializer: XMLResponseSerializer())
@@ -123,7 +123,7 @@ struct HTTPSessionManagerTests {
         #expect(gzip["gzipped"] == .bool(true))
     }
 
-    @Test("download progress of a GET and upload progress of a multipart POST reach 1.0")
+    @Test("download progress of a GET and upload progress of a multipart POST reach 1.0", .tags(.server), .needsServers)
     func progress() async throws {
         let manager = try Support.manager()
         let downloads = Locked<[TransferProgress]>([])
@@ -151,7 +151,7 @@ struct HTTPSessionManagerTests {
         #expect(lastUpload.bytesSent > 300_000)
     }
 
-    @Test("completion handlers: success and failure on the completion queue; a bad request gives no task")
+    @Test("completion handlers: success and failure on the completion queue; a bad request gives no task", .tags(.server), .needsServers)
     func callbacks() async throws {
         let manager = try Support.manager()
         let queueKey = DispatchSpecificKey<String>()
@@ -198,7 +198,7 @@ struct HTTPSessionManagerTests {
         #expect(headDone)
     }
 
-    @Test("cancelling a callback request ends it with the cancellation error")
+    @Test("cancelling a callback request ends it with the cancellation error", .tags(.server), .needsServers)
     func cancelCallback() async throws {
         let manager = try Support.manager()
         let code: SluiceError.Code? = await withCheckedContinuation { continuation in
@@ -210,7 +210,7 @@ struct HTTPSessionManagerTests {
         #expect(code == .cancelled)
     }
 
-    @Test("reachability is there and never holds a request back")
+    @Test("reachability is there and never holds a request back", .tags(.server), .needsServers)
     func reachability() async throws {
         let manager = try Support.manager()
         #expect(manager.reachabilityManager === NetworkReachabilityManager.shared)

@@ -10,8 +10,9 @@ struct Token: AuthenticationCredential {
     var requiresRefresh: Bool { expired }
 }
 
-/// Refreshes any token into "fresh" after `delay` (long enough for every concurrent request to be
-/// refused meanwhile), counting the refreshes.
+/// Refreshes any token into "fresh" after `delay` (so that concurrent requests are refused meanwhile and
+/// wait for the one refresh), counting the refreshes. No count depends on the delay: a request refused
+/// after the refresh was sent with the old token, finds the new one in place and retries without another.
 struct TokenAuthenticator: Authenticator {
     let refreshes: Locked<Int>
     var delay: Duration = .milliseconds(200)
@@ -37,7 +38,7 @@ struct InterceptorTests {
         "sluice/flaky?key=\(UUID().uuidString)&failures=\(failures)\(extra)"
     }
 
-    @Test("a server that fails twice then succeeds: three attempts, the third one answers")
+    @Test("a server that fails twice then succeeds: three attempts, the third one answers", .tags(.server), .needsServers)
     func retriesUntilSuccess() async throws {
         let policy = RetryPolicy(exponentialBackoffScale: .milliseconds(20))
         let manager = try Support.manager(interceptor: policy)
@@ -46,7 +47,7 @@ struct InterceptorTests {
         #expect(try Support.json(response.value)["attempts"] == .integer(3))
     }
 
-    @Test("the limit: a server that keeps failing is tried retryLimit + 1 times")
+    @Test("the limit: a server that keeps failing is tried retryLimit + 1 times", .tags(.server), .needsServers)
     func retryLimit() async throws {
         let manager = try Support.manager(interceptor: RetryPolicy(retryLimit: 2, exponentialBackoffScale: .milliseconds(10)))
         let path = Self.flakyPath(failures: 10)
@@ -59,7 +60,7 @@ struct InterceptorTests {
         #expect(text.contains("\"attempts\": 4"))
     }
 
-    @Test("the final error says how many attempts were made, with or without a retrier")
+    @Test("the final error says how many attempts were made, with or without a retrier", .tags(.server), .needsServers)
     func attemptsInError() async throws {
         let manager = try Support.manager(interceptor: RetryPolicy(retryLimit: 2, exponentialBackoffScale: .milliseconds(10)))
         let retried = await #expect(throws: SluiceError.self) { try await manager.get(Self.flakyPath(failures: 10)) }
@@ -75,7 +76,7 @@ struct InterceptorTests {
         #expect(SluiceError(.invalidURL, "x").attempts == nil)
     }
 
-    @Test("POST is not idempotent: not retried; statuses outside the list are not retried")
+    @Test("POST is not idempotent: not retried; statuses outside the list are not retried", .tags(.server), .needsServers)
     func notRetried() async throws {
         let manager = try Support.manager(interceptor: RetryPolicy(exponentialBackoffScale: .milliseconds(10)))
         let post = await #expect(throws: SluiceError.self) { try await manager.post(Self.flakyPath(failures: 1)) }
@@ -86,12 +87,13 @@ struct InterceptorTests {
         #expect(teapot?.response?.statusCode == 418)
     }
 
-    @Test("Retry-After is honoured, and one longer than the maximum gives up")
+    @Test("Retry-After is honoured, and one longer than the maximum gives up", .tags(.server), .needsServers)
     func retryAfter() async throws {
         let manager = try Support.manager(interceptor: RetryPolicy(exponentialBackoffScale: .milliseconds(10)))
         let started = ContinuousClock.now
         let response = try await manager.get(Self.flakyPath(failures: 1, extra: "&retry_after=1"))
         #expect(response.attempts == 2)
+        // The retry waited the server's Retry-After. A lower bound: a busy machine only makes it longer.
         #expect(ContinuousClock.now - started >= .seconds(1))
         let impatient = try Support.manager(interceptor: RetryPolicy(maximumRetryAfter: .milliseconds(500)))
         let error = await #expect(throws: SluiceError.self) {
@@ -131,7 +133,7 @@ struct InterceptorTests {
         }
     }
 
-    @Test("adapters run before each attempt; one that throws stops the request before it is sent")
+    @Test("adapters run before each attempt; one that throws stops the request before it is sent", .tags(.server), .needsServers)
     func adapters() async throws {
         let adapter = Interceptor(adapt: { request, _ in
             var request = request
@@ -149,7 +151,7 @@ struct InterceptorTests {
         #expect(error?.response == nil)
     }
 
-    @Test("50 concurrent requests refused with 401: one refresh, then every request succeeds")
+    @Test("50 concurrent requests refused with 401: one refresh, then every request succeeds", .tags(.server), .needsServers)
     func singleRefresh() async throws {
         let refreshes = Locked(0)
         let interceptor = AuthenticationInterceptor(
@@ -174,7 +176,7 @@ struct InterceptorTests {
         #expect(await interceptor.credential?.value == "fresh")
     }
 
-    @Test("a server that refuses even fresh credentials ends with the excessive-refresh error")
+    @Test("a server that refuses even fresh credentials ends with the excessive-refresh error", .tags(.server), .needsServers)
     func excessiveRefresh() async throws {
         struct Never: Authenticator {
             func apply(_ credential: Token, to request: inout HTTPRequest) throws(SluiceError) {

@@ -13,7 +13,7 @@ final class VerbCountingLayer: HTTPLayer {
     }
 }
 
-@Suite("The manager's verbs run on the session's pipeline")
+@Suite("The manager's verbs run on the session's pipeline", .tags(.server), .needsServers)
 struct PipelineVerbTests {
     static func manager(_ layer: VerbCountingLayer, network: VerbCountingLayer) throws -> HTTPSessionManager {
         var configuration = SessionConfiguration()

@@ -3,7 +3,7 @@ import Sluice
 import SluiceTestSupport
 import Testing
 
-@Suite("HTTPSessionManager security policy", .serialized)
+@Suite("HTTPSessionManager security policy", .tags(.server), .needsServers, .serialized)
 struct SecurityPolicyManagerTests {
     static func certificate(_ path: String?) throws -> Data {
         try Data(contentsOf: URL(fileURLWithPath: try #require(path)))

@@ -5,16 +5,16 @@ import Testing
 
 /// HTTPSessionManager's streaming verbs against httpbin: the base URL, retries before the head, status
 /// validation before the body, lines, JSON Lines and event streams.
-@Suite("HTTPSessionManager streaming")
+@Suite("HTTPSessionManager streaming", .tags(.server), .needsServers)
 struct StreamingManagerTests {
     static func manager(interceptor: (any RequestInterceptor)? = nil) throws -> HTTPSessionManager {
         HTTPSessionManager(baseURL: try TestEnvironment.url(for: .httpbin), interceptor: interceptor)
     }
 
-    /// Waits (up to 5 s) until `manager`'s session has no task left: a stream dropped unread is cancelled
-    /// on the engine's thread a moment later, and a test that ends first leaves it to the process's exit.
+    /// Waits until `manager`'s session has no task left: a stream dropped unread is cancelled on the
+    /// engine's thread a moment later, and a test that ends first leaves it to the process's exit.
     static func settled(_ manager: HTTPSessionManager) async throws {
-        for _ in 0..<500 where !(manager.session?.tasks.isEmpty ?? true) { try await Task.sleep(for: .milliseconds(10)) }
+        try await Wait.until("the session has no task left") { manager.session?.tasks.isEmpty ?? true }
         #expect(manager.session?.tasks.isEmpty == true, "a task outlived its stream")
     }
 

@@ -6,7 +6,7 @@ import SluiceTransport
 import Testing
 
 extension TransportSuites {
-    @Suite("Authentication, cookies and HTTP/2 multiplexing", .serialized)
+    @Suite("Authentication, cookies and HTTP/2 multiplexing", .tags(.server), .needsServers, .serialized)
     struct AuthenticationAndCookieTests {
         static let credentialCases: [(String, Set<Credential.Scheme>)] = [
             ("/basic-auth/user/passwd", [.basic, .digest]), ("/digest-auth/auth/user/passwd", [.digest]),

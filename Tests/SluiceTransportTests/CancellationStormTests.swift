@@ -5,7 +5,7 @@ import Testing
 extension TransportSuites {
     /// Memory after thousands of tasks are cancelled at once, measured in a child process of its own
     /// (`sluice-soak storm`) so that nothing else in the test run moves its resident size.
-    @Suite("Memory after a cancellation storm")
+    @Suite("Memory after a cancellation storm", .tags(.server), .needsServers)
     struct CancellationStormTests {
         @Test("2,000 running tasks cancelled at once, twice: resident memory comes back near its baseline")
         func storm() throws {

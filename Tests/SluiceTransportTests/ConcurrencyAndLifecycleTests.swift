@@ -6,7 +6,7 @@ import SluiceTestSupport
 import Testing
 
 extension TransportSuites {
-    @Suite("Concurrency, cancellation and lifecycle", .serialized)
+    @Suite("Concurrency, cancellation and lifecycle", .tags(.server), .needsServers, .serialized)
     struct ConcurrencyAndLifecycleTests {
         @Test("1,000 tasks in flight at once over at most 100 connections all complete")
         func thousandTasks() async throws {
@@ -25,7 +25,7 @@ extension TransportSuites {
             // All resumed while most are still waiting for their answer.
             #expect(session.tasks.count > 500)
             #expect(outcomes.withLock { $0.count } < 500, "the answers came too fast to have 1,000 in flight")
-            for _ in 0..<1_200 where outcomes.withLock({ $0.count }) < 1_000 { try await Task.sleep(for: .milliseconds(50)) }
+            try await Wait.until("all 1,000 tasks completed") { outcomes.withLock { $0.count } >= 1_000 }
             let results = try outcomes.withLock { $0 }.map { try $0.get() }
             #expect(results.count == 1_000)
             #expect(results.allSatisfy { $0.status == 200 && $0.bytes == 1 << 10 })
@@ -47,7 +47,7 @@ extension TransportSuites {
             }
             tasks.forEach { $0.resume() }
             for (index, task) in tasks.enumerated() where index.isMultiple(of: 2) { task.cancel() }
-            for _ in 0..<600 where outcomes.withLock({ $0.count }) < 1_000 { try await Task.sleep(for: .milliseconds(50)) }
+            try await Wait.until("all 1,000 tasks completed, cancelled or answered") { outcomes.withLock { $0.count } >= 1_000 }
             let results = outcomes.withLock { $0 }
             #expect(results.count == 1_000)
             var cancelled = 0
@@ -69,21 +69,28 @@ extension TransportSuites {
 
         @Test("cancelling the calling Swift task cancels the transfer")
         func swiftCancellation() async throws {
+            // A server that reads the request and never answers: the transfer ends only when cancelled.
+            let server = try RawTCPServer(reply: .silent)
+            defer { server.stop() }
             let session = try Transport.session()
-            let request = try Transport.request(.httpbin, "/delay/5")
+            let request = HTTPRequest(url: server.url.appendingPathComponent("never"))
             let work = Task { try await session.data(for: request) }
-            try await Task.sleep(for: .milliseconds(200))
+            try await Wait.until("the server received the request") { !server.receivedHeads.isEmpty }
             work.cancel()
-            await Self.expectCancelledWithin(.seconds(2), work)
+            await Self.expectCancelledPromptly(work)
         }
 
-        /// Expects `work` to end within `limit` with ``SluiceError/Code/cancelled``.
-        private static func expectCancelledWithin(
-            _ limit: Duration, _ work: Task<DataResponse, any Error>, sourceLocation: SourceLocation = #_sourceLocation
+        /// Expects `work` to end with ``SluiceError/Code/cancelled``, and promptly.
+        ///
+        /// The cancel is carried out at once, in milliseconds; a cancel that was not would leave the call
+        /// waiting for a server that never answers until the 60 s idle timeout. The bound, 10 s, is
+        /// hundreds of times the first and still far below the second: a loaded machine does not reach it.
+        private static func expectCancelledPromptly(
+            _ work: Task<DataResponse, any Error>, sourceLocation: SourceLocation = #_sourceLocation
         ) async {
             let started = ContinuousClock.now
             let result = await work.result
-            #expect(ContinuousClock.now - started < limit, sourceLocation: sourceLocation)
+            #expect(ContinuousClock.now - started < .seconds(10), sourceLocation: sourceLocation)
             guard case .failure(let error) = result else {
                 Issue.record("the cancelled call succeeded", sourceLocation: sourceLocation)
                 return
@@ -93,14 +100,16 @@ extension TransportSuites {
 
         @Test("a call from a Swift task cancelled before it starts ends cancelled at once; its task never runs")
         func cancelledBeforeTheCall() async throws {
+            let server = try RawTCPServer(reply: .silent)
+            defer { server.stop() }
             let session = try Transport.session()
-            let request = try Transport.request(.httpbin, "/delay/5")
+            let request = HTTPRequest(url: server.url.appendingPathComponent("never"))
             let created = Locked<SessionTask?>(nil)
             let work = Task {
                 withUnsafeCurrentTask { $0?.cancel() }
                 return try await session.data(for: request) { task in created.withLock { $0 = task } }
             }
-            await Self.expectCancelledWithin(.seconds(2), work)
+            await Self.expectCancelledPromptly(work)
             let task = try #require(created.withLock { $0 })
             #expect(task.state == .completed)
             #expect(task.metrics == nil, "the transfer never started, so it has no metrics")
@@ -152,12 +161,12 @@ extension TransportSuites {
             #expect(download.downloadProgress.fractionCompleted == 1.0)
 
             let body = Data(count: 4 << 20)
-            let finished = Locked(false)
+            let finished = TestSignal<Void>()
             let upload = session.uploadTask(with: try Transport.request(.http, "/upload", method: .post), from: .bytes(body)) { _ in
-                finished.withLock { $0 = true }
+                finished.send()
             }
             upload.resume()
-            for _ in 0..<200 where !finished.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(20)) }
+            try await finished.value("the upload's completion handler was called")
             #expect(upload.uploadProgress.fractionCompleted == 1.0)
             #expect(upload.uploadProgress.totalUnitCount == 4 << 20)
         }
@@ -177,7 +186,7 @@ extension TransportSuites {
             configuration.streamBufferLimit = 1 << 20
             configuration.postsTaskNotifications = true
             let session = SessionManager(configuration: configuration, eventMonitors: [recorder])
-            let done = Locked<Result<DataResponse, SluiceError>?>(nil)
+            let done = TestSignal<Result<DataResponse, SluiceError>>()
             let notified = Locked(0)
             let observer = NotificationCenter.default.addObserver(forName: .sluiceTaskDidComplete, object: nil, queue: nil) { note in
                 if note.userInfo?[SessionManager.metricsUserInfoKey] is TaskMetrics { notified.withLock { $0 += 1 } }
@@ -191,19 +200,23 @@ extension TransportSuites {
             }
             defer { observers.forEach(NotificationCenter.default.removeObserver) }
             let task = session.dataTask(with: try Transport.request(.httpbin, "/drip?duration=1&numbytes=10&delay=0")) { result in
-                done.withLock { $0 = result }
+                done.send(result)
             }
             #expect(task.state == .suspended)
             task.resume()
             #expect(task.state == .running)
-            try await Task.sleep(for: .milliseconds(300))
+            // Suspended mid-body: once the first of the ten bytes is in.
+            try await Wait.until("the first byte of the drip arrived") { task.downloadProgress.completedUnitCount >= 1 }
             task.suspend()
             #expect(task.state == .suspended)
+            // A bounded negative check, as not completing has no event: the drip's last byte leaves the
+            // server within a second of its first, so a transfer that went on would have completed in
+            // these 1.5 s. A slow machine only makes the check weaker; a suspended task never completes.
             try await Task.sleep(for: .milliseconds(1500))
-            #expect(done.withLock { $0 } == nil, "a suspended task must not complete")
+            #expect(done.sentValue == nil, "a suspended task must not complete")
             task.resume()
-            for _ in 0..<200 where done.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(20)) }
-            #expect((try done.withLock { $0 }?.get())?.data.count == 10)
+            let result = try await done.value("the resumed task's completion handler was called")
+            #expect(try result.get().data.count == 10)
             #expect(recorder.events.withLock { $0 } == ["resume", "suspend", "resume", "complete"])
             #expect(notified.withLock { $0 } >= 1)
             #expect(lifecycle.withLock { $0 } == ["resume", "suspend", "resume"])
@@ -218,12 +231,11 @@ extension TransportSuites {
             let key = DispatchSpecificKey<Bool>()
             queue.setSpecific(key: key, value: true)
             let session = try Transport.session { $0.completionQueue = queue }
-            let onQueue = Locked<Bool?>(nil)
+            let onQueue = TestSignal<Bool>()
             session.dataTask(with: try Transport.request(.http, "/status")) { _ in
-                onQueue.withLock { $0 = DispatchQueue.getSpecific(key: key) == true }
+                onQueue.send(DispatchQueue.getSpecific(key: key) == true)
             }.resume()
-            for _ in 0..<100 where onQueue.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(20)) }
-            #expect(onQueue.withLock { $0 } == true)
+            #expect(try await onQueue.value("the completion handler was called") == true)
         }
 
         @Test("a released session stops its engine thread; invalidated sessions refuse new tasks")
@@ -237,7 +249,7 @@ extension TransportSuites {
                 #expect(threadID > 0)
                 #expect(Self.isEngineThread(threadID))
             }
-            for _ in 0..<250 where Self.isEngineThread(threadID) { try await Task.sleep(for: .milliseconds(20)) }
+            try await Wait.until("the released session's engine thread ended") { !Self.isEngineThread(threadID) }
             #expect(!Self.isEngineThread(threadID))
 
             let session = try Transport.session()
@@ -259,12 +271,12 @@ extension TransportSuites {
             let tracked = WeakTask(try #require(task))
             #expect(session.tasks.map(\.id) == [task?.id])
             session.invalidate(cancelingTasks: true)
-            for _ in 0..<100 where ended.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(20)) }
+            try await Wait.until("the unresumed task's completion handler was called") { !ended.withLock { $0.isEmpty } }
             #expect(ended.withLock { $0 } == [.cancelled])
             #expect(task?.state == .completed)
             #expect(session.tasks.isEmpty)
             task = nil
-            for _ in 0..<100 where tracked.task != nil { try await Task.sleep(for: .milliseconds(20)) }
+            try await Wait.until("the completed task was freed") { tracked.task == nil }
             #expect(tracked.task == nil, "the task is still referenced")
         }
 
@@ -282,7 +294,7 @@ extension TransportSuites {
                 #expect(session.tasks.map(\.id) == [task.id])
             }
             #expect(tracked.task == nil, "the unresumed task is still referenced")
-            for _ in 0..<250 where Self.isEngineThread(threadID) { try await Task.sleep(for: .milliseconds(20)) }
+            try await Wait.until("the released session's engine thread ended") { !Self.isEngineThread(threadID) }
             #expect(!Self.isEngineThread(threadID), "the session's engine thread still runs")
             // Like a task NSURLSession never started, it never completes.
             #expect(!called.withLock { $0 })
@@ -296,7 +308,9 @@ extension TransportSuites {
                     let task = try Transport.session().dataTask(with: try Transport.request(.http, "/status")) { result in
                         done.resume(returning: try? result.get().response.statusCode)
                     }
-                    DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { task.resume() }
+                    // Resumed from elsewhere, once this scope has let go of the session: the task is the
+                    // session's only owner by then (the session above is a temporary, released with its line).
+                    DispatchQueue.global().async { task.resume() }
                 } catch {
                     done.resume(returning: nil)
                 }
@@ -325,13 +339,13 @@ extension TransportSuites {
             // nginx sends /slow/files/ at 2 MB/s, so the cancel lands mid-body.
             let task = session.downloadTask(with: try Transport.request(.http, "/slow/files/16m.bin"), to: { _, _ in unused }) { _ in }
             task.resume()
-            for _ in 0..<200 where task.downloadProgress.completedUnitCount < 1 << 20 { try await Task.sleep(for: .milliseconds(5)) }
+            try await Wait.until("1 MiB of the slow download arrived") { task.downloadProgress.completedUnitCount >= 1 << 20 }
             let slowResumeData = try #require(session.cancel(task, producingResumeData: true))
             // The same file at full speed for the rest.
             let resumeData = ResumeData(
                 url: try Transport.request(.http, "/files/16m.bin").url, headers: slowResumeData.headers,
                 partialFilePath: slowResumeData.partialFilePath, validator: slowResumeData.validator)
-            for _ in 0..<100 where task.state != .completed { try await Task.sleep(for: .milliseconds(10)) }
+            try await Wait.until("the cancelled download completed") { task.state == .completed }
             let partial = try FileManager.default.attributesOfItem(atPath: resumeData.partialFilePath)[.size] as? Int ?? 0
             #expect(partial > 0)
             let target = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("sluice-resumed-\(UUID())")
@@ -454,7 +468,7 @@ extension TransportSuites {
 
             // Once the engine has stopped, jobs still run (on the global executor): nothing hangs.
             session.invalidate(cancelingTasks: true)
-            for _ in 0..<250 where Self.isEngineThread(session.engineThreadID) { try await Task.sleep(for: .milliseconds(20)) }
+            try await Wait.until("the invalidated session's engine thread ended") { !Self.isEngineThread(session.engineThreadID) }
             let after = await withTaskExecutorPreference(session.taskExecutor) {
                 await Task.yield()
                 return Self.currentThreadName()
@@ -472,12 +486,16 @@ extension TransportSuites {
             let post = try Transport.request(.http, "/upload", method: .post)
             _ = try await session.upload(for: post, from: .bytes(Data("x".utf8)), didCreateTask: track)
             _ = try await withTaskExecutorPreference(session.taskExecutor) { try await session.data(for: ok, didCreateTask: track) }
-            // Failed: nothing listens on the discard port; cancelled by the calling task.
+            // Failed: nothing listens on the discard port; cancelled by the calling task while its server,
+            // which never answers, holds the request.
             var refused = ok
             refused.url = URL(string: "http://127.0.0.1:9/")!
             _ = try? await session.data(for: refused, didCreateTask: track)
-            let slow = Task { try await session.data(for: try Transport.request(.httpbin, "/delay/5"), didCreateTask: track) }
-            try await Task.sleep(for: .milliseconds(200))
+            let silent = try RawTCPServer(reply: .silent)
+            defer { silent.stop() }
+            let never = HTTPRequest(url: silent.url.appendingPathComponent("never"))
+            let slow = Task { try await session.data(for: never, didCreateTask: track) }
+            try await Wait.until("the silent server received the request") { !silent.receivedHeads.isEmpty }
             slow.cancel()
             _ = await slow.result
             // The completion-handler API.
@@ -511,12 +529,12 @@ extension TransportSuites {
                 _ = stream
             }
             #expect(tracked.withLock { $0.count } == 9)
-            for _ in 0..<100 where tracked.withLock({ $0.contains { $0.task != nil } }) { try await Task.sleep(for: .milliseconds(20)) }
+            try await Wait.until("every finished task was freed") { tracked.withLock { $0.allSatisfy { $0.task == nil } } }
             #expect(tracked.withLock { $0.allSatisfy { $0.task == nil } }, "a finished task is still referenced")
         }
 
         @Test("a process that exits right after its HTTPS requests (session released or alive) exits cleanly")
-        func exitWhileClosing() throws {
+        func exitWhileClosing() async throws {
             let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
                 .appendingPathComponent("sluice-exit-probe")
             try #require(FileManager.default.isExecutableFile(atPath: tool.path), "build it with swift build --build-tests")
@@ -527,16 +545,22 @@ extension TransportSuites {
             // The window is narrow (this debug build rarely hits it); every exit here must be clean.
             var failures: [String] = []
             for run in 0..<40 {
+                // The probe's errors go to a file and its exit is awaited: reading a pipe to its end, or
+                // waiting for the exit, would block one of the few threads async code runs on.
+                let errorsFile = NSTemporaryDirectory() + "sluice-exit-probe-\(UUID())"
+                try #require(FileManager.default.createFile(atPath: errorsFile, contents: nil))
+                defer { unlink(errorsFile) }
                 let process = Process()
                 process.executableURL = tool
                 process.arguments = [url, caFile, "50", run.isMultiple(of: 2) ? "release" : "live"]
-                let errors = Pipe()
-                process.standardError = errors
-                process.standardOutput = Pipe()
+                process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorsFile))
+                process.standardOutput = FileHandle.nullDevice
+                let exited = TestSignal<Void>()
+                process.terminationHandler = { _ in exited.send() }
                 try process.run()
-                let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                process.waitUntilExit()
+                try await exited.value("run \(run) of the exit probe ended")
                 if process.terminationStatus != 0 || process.terminationReason != .exit {
+                    let text = (try? String(contentsOfFile: errorsFile, encoding: .utf8)) ?? ""
                     failures.append("run \(run): status \(process.terminationStatus): \(text.prefix(8000))")
                 }
             }

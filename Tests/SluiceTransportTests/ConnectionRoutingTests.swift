@@ -7,7 +7,7 @@ import Testing
 
 /// Where connections go, against nginx: a Unix domain socket (by setting or by `http+unix` URL), host
 /// overrides that stay with their request, the address family, the local interface.
-@Suite("Connection routing against nginx")
+@Suite("Connection routing against nginx", .tags(.server), .needsServers)
 struct ConnectionRoutingTests {
     static func socketPath() throws -> String {
         try #require(TestEnvironment.requireServers().values["SLUICE_HTTP_UNIX_SOCKET"], "the test environment names no Unix socket for nginx")

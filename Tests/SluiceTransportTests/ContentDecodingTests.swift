@@ -6,7 +6,7 @@ import SluiceTransport
 import Testing
 
 extension TransportSuites {
-    @Suite("Content decoding through the registry", .serialized)
+    @Suite("Content decoding through the registry", .tags(.server), .needsServers, .serialized)
     struct ContentDecodingTests {
         private func session(limits: ContentCodingLimits? = nil) throws -> SessionManager {
             try Transport.session { configuration in

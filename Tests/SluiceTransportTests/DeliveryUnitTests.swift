@@ -1,4 +1,5 @@
 import Foundation
+import SluiceTestSupport
 import Testing
 
 @testable import SluiceTransport
@@ -312,13 +313,15 @@ struct DeliveryUnitTests {
         let call = Self.call()
         let gate = DispatchSemaphore(value: 0)
         defer { gate.signal() }
+        let asked = TestSignal<Void>()
         Task {
-            try await Task.sleep(for: .milliseconds(50))
+            // The handler has been asked (the call waits for it): cancel now.
+            try await asked.value("the handler was asked")
             call.cancelled()
         }
         let error = await #expect(throws: SluiceError.self) {
             try await PendingDecision.ask(
-                { gate.wait(); return 1 }, for: call, request: call.task.originalRequest, deadline: nil,
+                { asked.send(); gate.wait(); return 1 }, for: call, request: call.task.originalRequest, deadline: nil,
                 timeoutError: { SluiceError(.resourceTimedOut, "late") })
         }
         #expect(error?.code == .cancelled)
@@ -351,7 +354,7 @@ struct DeliveryUnitTests {
             #expect(count == 50_000)
         }
         // The call's end (on another task) may come a moment after the last byte is read.
-        for _ in 0..<200 where weakTask?.task != nil { try await Task.sleep(for: .milliseconds(5)) }
+        try await Wait.until("the task (and the call holding it) is freed") { weakTask?.task == nil }
         #expect(weakTask?.task == nil, "the task (and the call holding it) was never freed")
     }
 }

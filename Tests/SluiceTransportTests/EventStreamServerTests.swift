@@ -7,7 +7,7 @@ import Testing
 /// Event streams, lines and JSON Lines against the real servers: nginx serving the WHATWG vector (whole,
 /// and one byte per read through the fault proxy), a server that drops or ends the connection every few
 /// events (reconnection, Last-Event-ID, cookies), and httpbin's /stream/{n}.
-@Suite("Event streams, lines and JSON Lines against the servers")
+@Suite("Event streams, lines and JSON Lines against the servers", .tags(.server), .needsServers)
 struct EventStreamServerTests {
     static let vectorEvents: [ServerSentEvent] = [
         ServerSentEvent(data: "first"),
@@ -22,10 +22,10 @@ struct EventStreamServerTests {
 
     static func session() -> SessionManager { SessionManager(configuration: SessionConfiguration()) }
 
-    /// Waits (up to 5 s) until `session` has no task left: a stream dropped unread is cancelled on the
-    /// engine's thread a moment later, and a test that ends first leaves it to the process's exit.
+    /// Waits until `session` has no task left: a stream dropped unread is cancelled on the engine's
+    /// thread a moment later, and a test that ends first leaves it to the process's exit.
     static func settled(_ session: SessionManager) async throws {
-        for _ in 0..<500 where !session.tasks.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        try await Wait.until("the session has no task left (a task outlived its stream)") { session.tasks.isEmpty }
         #expect(session.tasks.isEmpty, "a task outlived its stream")
     }
 
@@ -146,18 +146,25 @@ struct EventStreamServerTests {
             let task = try #require(session.tasks.first)
             var lines = stream.lines.makeAsyncIterator()
             _ = try await lines.next()
+            // The engine fills the buffer up to its limit and then pauses the transfer.
+            try await Wait.until("the stream's buffer is full while the reader waits") { stream.buffer.isFull }
+            // Bounded negative check: the paused transfer has no event that says it stays paused, so the
+            // reader waits a while longer. A slow machine only lets the engine do less meanwhile, which can
+            // weaken the check but never fail it.
             try await Task.sleep(for: .milliseconds(500))
             let early = task.downloadProgress.completedUnitCount
             #expect(early <= 1 << 20, "\(early) bytes received while the reader waited")
             // Reading on lets the transfer go on (the random body's invalid UTF-8 makes decoding slow in a
             // debug build: 4,000 lines, about 500 KB, are enough).
             for _ in 0..<4000 { #expect(try await lines.next() != nil) }
-            for _ in 0..<6_000 where task.downloadProgress.completedUnitCount == early { try await Task.sleep(for: .milliseconds(10)) }
+            try await Wait.until("the transfer goes on once the reader reads on") {
+                task.downloadProgress.completedUnitCount > early
+            }
             #expect(task.downloadProgress.completedUnitCount > early)
         }
         // The stream and its reader are gone: the transfer is cancelled, and its buffer freed.
         try await Self.settled(session)
-        for _ in 0..<500 where buffer != nil { try await Task.sleep(for: .milliseconds(10)) }
+        try await Wait.until("the stream's buffer is freed after its transfer") { buffer == nil }
         #expect(buffer == nil, "the stream's buffer outlived its transfer")
     }
 
@@ -168,11 +175,11 @@ struct EventStreamServerTests {
         do {
             let (stream, _) = try await session.bytes(for: try TestEnvironment.request(.http, "/plugins/text.txt"))
             buffer = stream.buffer
-            for _ in 0..<500 where !session.tasks.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+            try await Wait.until("the transfer of the unread stream has ended") { session.tasks.isEmpty }
             #expect(stream.buffer.heldBytes == 396_000)
         }
         try await Self.settled(session)
-        for _ in 0..<200 where buffer != nil { try await Task.sleep(for: .milliseconds(10)) }
+        try await Wait.until("the finished stream's buffer is freed once its reader is gone") { buffer == nil }
         #expect(buffer == nil, "the buffer of a finished stream outlived its reader")
     }
 }

@@ -13,7 +13,7 @@ final class ExpectServer: @unchecked Sendable {
     let base: URL
     private let directory: URL
 
-    init() throws {
+    init() async throws {
         let python = try #require(
             TestEnvironment.requireServers().values["SLUICE_PYTHON"], "SLUICE_PYTHON is not set: start the servers with Tools/testenv/start.sh")
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-expect-\(UUID())")
@@ -27,12 +27,10 @@ final class ExpectServer: @unchecked Sendable {
         ]
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        var found: [String: Any]?
-        for _ in 0..<400 where found == nil {
-            if let data = try? Data(contentsOf: ready) { found = try JSONSerialization.jsonObject(with: data) as? [String: Any] }
-            if found == nil { usleep(25_000) }
-        }
-        let ports = try #require(found, "expectserver.py did not start within 10 s")
+        // The server writes its ready file under another name and renames it once it listens: whole when seen.
+        try await Wait.forFile(ready.path)
+        let found = try JSONSerialization.jsonObject(with: Data(contentsOf: ready)) as? [String: Any]
+        let ports = try #require(found, "expectserver.py's ready file is not a JSON object")
         base = URL(string: "http://127.0.0.1:\(ports["port"] as? Int ?? 0)")!
     }
 
@@ -42,13 +40,14 @@ final class ExpectServer: @unchecked Sendable {
         let received: Int
     }
 
-    /// What the server logged for `path`, once `count` entries are there (waited for up to 10 s).
-    func entries(_ path: String, count: Int) throws -> [Entry] {
+    /// What the server logged for `path`, once `count` entries are there (the server logs a request once
+    /// it has read it, which may be after its answer).
+    func entries(_ path: String, count: Int) async throws -> [Entry] {
         func read() -> [Entry] {
             ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n")
                 .compactMap { try? JSONDecoder().decode(Entry.self, from: Data($0.utf8)) }.filter { $0.path == path }
         }
-        for _ in 0..<400 where read().count < count { usleep(25_000) }
+        try await Wait.until("\(count) entries for \(path) in \(log.path)") { read().count >= count }
         return read()
     }
 
@@ -61,11 +60,11 @@ final class ExpectServer: @unchecked Sendable {
 }
 
 /// The 100-continue threshold: which bodies ask, what a 417 and an early refusal do.
-@Suite("Expect: 100-continue by body size", .serialized)
+@Suite("Expect: 100-continue by body size", .tags(.server), .needsServers, .serialized)
 struct ExpectContinueTests {
     let server: ExpectServer
 
-    init() throws { server = try ExpectServer() }
+    init() async throws { server = try await ExpectServer() }
 
     /// The wait for `100 Continue` is long: under a loaded test run the server's answer (100, 417, 413) can
     /// take longer than curl's default second, and curl would then send the body before it, which is not
@@ -92,7 +91,7 @@ struct ExpectContinueTests {
         let never = try session(threshold: nil)
         defer { never.invalidate(cancelingTasks: true) }
         #expect(try await post(never, "accept", .bytes(Data(count: 4 << 20))).response.statusCode == 200)
-        let entries = try server.entries("/accept", count: 4)
+        let entries = try await server.entries("/accept", count: 4)
         #expect(entries == [
             .init(path: "/accept", expect: "100-continue", received: 65_536),
             .init(path: "/accept", expect: "", received: 100),
@@ -108,7 +107,7 @@ struct ExpectContinueTests {
         defer { asking.invalidate(cancelingTasks: true) }
         let answer = try await post(asking, "expectation-failed", .bytes(Data(count: 200_000)))
         #expect(answer.response.statusCode == 200)
-        #expect(try server.entries("/expectation-failed", count: 2) == [
+        #expect(try await server.entries("/expectation-failed", count: 2) == [
             .init(path: "/expectation-failed", expect: "100-continue", received: 0),
             .init(path: "/expectation-failed", expect: "", received: 200_000),
         ])
@@ -120,7 +119,7 @@ struct ExpectContinueTests {
         defer { asking.invalidate(cancelingTasks: true) }
         let answer = try await post(asking, "refuse", .bytes(Data(count: 8 << 20)))
         #expect(answer.response.statusCode == 413)
-        let entries = try server.entries("/refuse", count: 1)
+        let entries = try await server.entries("/refuse", count: 1)
         #expect(entries.count == 1 && entries[0].expect == "100-continue")
         #expect(entries[0].received < 65_536, "\(entries[0].received) body bytes were sent after the refusal")
     }

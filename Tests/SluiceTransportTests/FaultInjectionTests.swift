@@ -10,7 +10,7 @@ extension TransportSuites {
     /// Each fault of the fault proxy (`Tools/testenv/faultproxy.py`, in front of nginx) and the one
     /// `SluiceError` code it must produce: a network that fails gets a typed error, never a short body
     /// passed off as whole, a hang or a crash.
-    @Suite("Faults injected between Sluice and the server")
+    @Suite("Faults injected between Sluice and the server", .tags(.server), .needsServers)
     struct FaultInjectionTests {
         static func request(_ fault: String, _ path: String, timeout: TimeInterval? = nil) throws -> HTTPRequest {
             var request = HTTPRequest(url: URL(string: try TestEnvironment.faultURL(fault).absoluteString + path)!)
@@ -68,7 +68,8 @@ extension TransportSuites {
             let started = ContinuousClock.now
             let code = try await Self.failure(of: Self.request(fault, "/status", timeout: 1))
             #expect(code == .idleTimedOut)
-            #expect(ContinuousClock.now - started < .seconds(5))
+            // Ten times the 1 s idle timeout, and more: a loaded machine does not reach it.
+            #expect(ContinuousClock.now - started < .seconds(15))
         }
 
         @Test("a short idle timeout after a default one on the same session is watched on its own schedule")
@@ -84,7 +85,10 @@ extension TransportSuites {
             } catch {
                 #expect(error.code == .idleTimedOut)
             }
-            // Looked at every 50 ms: well before the first request's planned check.
+            // Looked at every 50 ms: well before the first request's planned check. Time is what this
+            // test is about, and the engine's clock cannot be given to it: the bound sits below the
+            // second at which the old schedule would look, so it cannot be ten times the 0.25 s
+            // expected. It leaves 650 ms for a loaded machine's delays.
             #expect(ContinuousClock.now - started < .milliseconds(900))
         }
 
@@ -94,6 +98,7 @@ extension TransportSuites {
             let started = ContinuousClock.now
             let data = try await session.data(for: Self.request("latency", "/files/small.txt")).data
             #expect(data == Data("Hello from Sluice\n".utf8))
+            // At least the proxy's 300 ms delay: a loaded machine only adds to it.
             #expect(ContinuousClock.now - started >= .milliseconds(300))
             let code = try await Self.failure(of: Self.request("latency", "/files/small.txt", timeout: 0.1))
             #expect(code == .idleTimedOut)

@@ -16,7 +16,7 @@ extension TransportSuites {
 
         static let ok = Data("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok".utf8)
 
-        @Test("a method that is not a token is refused before anything is sent, by every API", arguments: hostileMethods)
+        @Test("a method that is not a token is refused before anything is sent, by every API", .tags(.server), .needsServers, arguments: hostileMethods)
         func methodRefused(method: String) async throws {
             let server = try RawTCPServer(reply: .bytes(Self.ok))
             defer { server.stop() }
@@ -41,7 +41,7 @@ extension TransportSuites {
             #expect(server.acceptedConnections == 0, "a refused request must not even connect")
         }
 
-        @Test("a request whose URL is not http(s) with a host is refused by the transport itself", arguments: [
+        @Test("a request whose URL is not http(s) with a host is refused by the transport itself", .tags(.server), .needsServers, arguments: [
             "ftp://127.0.0.1/file", "file:///etc/passwd", "http:///path", "gopher://127.0.0.1:70/x",
         ])
         func urlRefused(url: String) async throws {
@@ -51,7 +51,7 @@ extension TransportSuites {
             #expect(error?.code == .invalidURL)
         }
 
-        @Test("token methods beyond the standard ones go out as written")
+        @Test("token methods beyond the standard ones go out as written", .tags(.server), .needsServers)
         func extensionMethodsSent() async throws {
             let server = try RawTCPServer(reply: .bytes(Self.ok))
             defer { server.stop() }
@@ -64,7 +64,7 @@ extension TransportSuites {
             #expect(lines == ["PROPFIND /x HTTP/1.1", "M-SEARCH /x HTTP/1.1", "PURGE /x HTTP/1.1"])
         }
 
-        @Test("Content-Length fields that disagree are a framing error, and the connection is not reused", arguments: [
+        @Test("Content-Length fields that disagree are a framing error, and the connection is not reused", .tags(.server), .needsServers, arguments: [
             "Content-Length: 5\r\nContent-Length: 96\r\n", "Content-Length: 5, 96\r\n", "Content-Length: 96\r\ncontent-length: 5\r\n",
         ])
         func conflictingContentLength(fields: String) async throws {
@@ -84,7 +84,7 @@ extension TransportSuites {
             #expect(server.acceptedConnections == 2, "the aborted connection must not carry the next request")
         }
 
-        @Test("identical Content-Length fields, repeated or listed, stay accepted", arguments: [
+        @Test("identical Content-Length fields, repeated or listed, stay accepted", .tags(.server), .needsServers, arguments: [
             "Content-Length: 5\r\nContent-Length: 5\r\n", "Content-Length: 5, 5\r\n", "Content-Length: 5\r\n",
         ])
         func identicalContentLength(fields: String) async throws {
@@ -95,7 +95,7 @@ extension TransportSuites {
             #expect(result.response.expectedContentLength == 5)
         }
 
-        @Test("endless 102 Processing answers stop at the interim-response cap, idle timeout or not")
+        @Test("endless 102 Processing answers stop at the interim-response cap, idle timeout or not", .tags(.server), .needsServers)
         func endlessInterimResponses() async throws {
             let server = try RawTCPServer(reply: .trickle(
                 first: Data(), repeated: Data("HTTP/1.1 102 Processing\r\n\r\n".utf8), every: .milliseconds(20)))
@@ -104,14 +104,14 @@ extension TransportSuites {
                 $0.idleTimeout = 2
                 $0.resourceTimeout = 15  // without the cap, the task would end only here
             }
-            let started = ContinuousClock.now
+            // The cap, not a timeout, ended it: the error says so (the resource timeout would be
+            // resourceTimedOut, the idle one idleTimedOut), so no clock needs to.
             let error = await #expect(throws: SluiceError.self) { try await session.data(for: HTTPRequest(url: server.url)) }
             #expect(error?.code == .invalidResponse)
             #expect(error?.message.contains("interim") == true)
-            #expect(ContinuousClock.now - started < .seconds(20))
         }
 
-        @Test("a few interim responses before the final one are fine")
+        @Test("a few interim responses before the final one are fine", .tags(.server), .needsServers)
         func someInterimResponses() async throws {
             let interim = String(repeating: "HTTP/1.1 102 Processing\r\n\r\n", count: 3) + "HTTP/1.1 103 Early Hints\r\nLink: </s.css>\r\n\r\n"
             let server = try RawTCPServer(reply: .bytes(Data((interim + "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok").utf8)))
@@ -121,7 +121,7 @@ extension TransportSuites {
             #expect(result.data == Data("ok".utf8))
         }
 
-        @Test("a body trickling a byte a second fails the minimum transfer rate, though it is never idle")
+        @Test("a body trickling a byte a second fails the minimum transfer rate, though it is never idle", .tags(.server), .needsServers)
         func minimumTransferRate() async throws {
             let server = try RawTCPServer(reply: .trickle(
                 first: Data("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n".utf8), repeated: Data("x".utf8), every: .milliseconds(500)))
@@ -133,7 +133,9 @@ extension TransportSuites {
             let started = ContinuousClock.now
             let error = await #expect(throws: SluiceError.self) { try await session.data(for: HTTPRequest(url: server.url)) }
             #expect(error?.code == .transferTooSlow)
-            #expect(ContinuousClock.now - started < .seconds(10))
+            // Judged over its 2 s window: 30 s is ten times that and more, which a loaded machine does not
+            // reach, and far below the 500 s the trickle takes to its end.
+            #expect(ContinuousClock.now - started < .seconds(30))
         }
 
         @Test("the defaults bound every task: resource 7 days, idle 60 s, 32 interim answers, in-memory decoding bounded")

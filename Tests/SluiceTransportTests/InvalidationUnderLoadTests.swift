@@ -41,7 +41,7 @@ final class BlockedBody: BodyStream {
 }
 
 extension TransportSuites {
-    @Suite("Invalidation while the process is busy")
+    @Suite("Invalidation while the process is busy", .tags(.server), .needsServers)
     struct InvalidationUnderLoadTests {
         @Test("invalidate(cancelingTasks:) ends a slow streamed upload at once, cancelled, while other sessions cancel thousands of tasks, block in a body read, and come and go")
         func invalidateDuringSlowUploadUnderLoad() async throws {
@@ -72,16 +72,18 @@ extension TransportSuites {
             let upload = Task {
                 try await session.upload(for: Transport.request(.http, "/upload", method: .post), from: .stream(body))
             }
-            for _ in 0..<500 where body.reads.withLock({ $0 }) < 20 { try await Task.sleep(for: .milliseconds(10)) }
+            try await Wait.until("the upload's body was read 20 times") { body.reads.withLock { $0 } >= 20 }
             for task in storm { task.resume() }
             for task in storm { task.cancel() }
             session.invalidate(cancelingTasks: true)
             let readsAtInvalidation = body.reads.withLock { $0 }
             let error = await #expect(throws: SluiceError.self) { try await upload.value }
             #expect(error?.code == .cancelled)
-            // Counted in reads of the body, not in seconds: it stopped being read at once (a read under
-            // way, and one the read-ahead had started, at most), not seconds later.
-            #expect(body.reads.withLock { $0 } - readsAtInvalidation <= 3)
+            // Counted in reads of the body, not in seconds: it stopped being read at once, not seconds
+            // later. An engine that acts at once leaves a read under way and one the read-ahead had
+            // started; one slowed by the load may let curl take a few more (10 ms or more each) before
+            // it acts. 30 is ten times those few, and a small part of the 800 reads of the whole body.
+            #expect(body.reads.withLock { $0 } - readsAtInvalidation <= 30)
             #expect(session.tasks.isEmpty)
         }
     

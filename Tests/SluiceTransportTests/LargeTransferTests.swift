@@ -5,7 +5,7 @@ import SluiceTransport
 import Testing
 
 extension TransportSuites {
-    @Suite("1 GiB transfers", .serialized)
+    @Suite("1 GiB transfers", .tags(.server, .slow), .needsServers, .runsLong, .serialized)
     struct LargeTransferTests {
         /// The SHA-256 nginx's files have, from the `SHA256SUMS` the test environment writes.
         static func expectedDigest(_ name: String) throws -> String {

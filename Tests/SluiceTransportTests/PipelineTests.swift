@@ -157,11 +157,14 @@ struct AnsweringLayer: HTTPLayer {
 final class RecordingMonitor: EventMonitor {
     let events = Locked<[String]>([])
     let metrics = Locked<[TaskMetrics]>([])
+    /// Sent once the first completion has been recorded.
+    let completed = TestSignal<Void>()
 
     func taskDidResume(_ task: SessionTask) { events.withLock { $0.append("resume") } }
     func taskDidComplete(_ task: SessionTask, error: SluiceError?, metrics: TaskMetrics?) {
         events.withLock { $0.append(error.map { "complete \($0.code)" } ?? "complete") }
         if let metrics { self.metrics.withLock { $0.append(metrics) } }
+        completed.send()
     }
     func task(_ task: SessionTask, willSend request: HTTPRequest, hop: Int) { events.withLock { $0.append("send \(hop)") } }
     func task(_ task: SessionTask, didReceive response: HTTPResponse, for request: HTTPRequest, from source: ResponseSource, hop: Int) {
@@ -187,7 +190,7 @@ extension TransportSuites {
             return (session, top, network)
         }
 
-        @Test("each API form sends one request through the layers: one hop, or four for three redirects", arguments: SendingForm.all)
+        @Test("each API form sends one request through the layers: one hop, or four for three redirects", .tags(.server), .needsServers, arguments: SendingForm.all)
         func everyFormThroughTheChain(form: SendingForm) async throws {
             let (session, top, network) = try Self.countingSession()
             let direct = try Transport.request(.httpbin, "/anything/pipeline")
@@ -213,7 +216,7 @@ extension TransportSuites {
             #expect(network.count == 4, "the network layer sees the request and three redirects")
         }
 
-        @Test("a 401 answered by the challenge handler is a second hop, seen by the network layer only", arguments: SendingForm.all.filter { $0.description != "bytes(for:)" && $0.description != "exchange as a stream" })
+        @Test("a 401 answered by the challenge handler is a second hop, seen by the network layer only", .tags(.server), .needsServers, arguments: SendingForm.all.filter { $0.description != "bytes(for:)" && $0.description != "exchange as a stream" })
         func challengeRound(form: SendingForm) async throws {
             let (session, top, network) = try Self.countingSession {
                 $0.authenticationChallengeHandler = { _, _ in Credential(user: "user", password: "passwd", schemes: [.basic]) }
@@ -244,7 +247,8 @@ extension TransportSuites {
             #expect(server.acceptedConnections == 0, "no socket was opened")
             #expect(FileManager.default.fileExists(atPath: layer.path), "the layer's own file stays")
             // The task completed as any other, its metrics saying where the answer came from.
-            for _ in 0..<100 where monitor.metrics.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(10)) }
+            // (A stream's task completes once its end has been read, from the engine's side.)
+            try await monitor.completed.value("the event monitor hears the task complete")
             let metrics = try #require(monitor.metrics.withLock { $0.first })
             #expect(metrics.source == .layer("stub"))
             #expect(metrics.transactions.count == 1)
@@ -292,6 +296,7 @@ extension TransportSuites {
                         let producer = Task {
                             while !Task.isCancelled {
                                 continuation.yield(Data(repeating: 1, count: 100))
+                                // A slow endless producer (the behaviour: a body with no end of its own).
                                 try? await Task.sleep(for: .milliseconds(5))
                             }
                         }
@@ -315,17 +320,17 @@ extension TransportSuites {
             task.cancel()
             let error = await #expect(throws: SluiceError.self) { while try await iterator.next() != nil {} }
             #expect(error?.code == .cancelled)
-            for _ in 0..<100 where task.state != .completed { try await Task.sleep(for: .milliseconds(10)) }
+            try await Wait.until("the cancelled task completes") { task.state == .completed }
             #expect(task.state == .completed)
             #expect(task.error?.code == .cancelled)
         }
 
-        @Test("an exchange's didComplete has the metrics of every destination, a stream's once it has ended")
+        @Test("an exchange's didComplete has the metrics of every destination, a stream's once it has ended", .tags(.server), .needsServers)
         func endOfBodyWithMetrics() async throws {
             let session = try Transport.session()
             for destination in ["memory", "file", "stream"] {
-                let ended = Locked<Result<TaskMetrics, SluiceError>?>(nil)
-                let events = TransportEvents(didComplete: { result in ended.withLock { $0 = result } })
+                let ended = TestSignal<Result<TaskMetrics, SluiceError>>()
+                let events = TransportEvents(didComplete: { result in ended.send(result) })
                 let request = try Transport.request(.httpbin, "/redirect/1")
                 switch destination {
                 case "memory":
@@ -337,15 +342,17 @@ extension TransportSuites {
                     let exchange = try await session.exchange(request, receiving: .stream, events: events)
                     guard case .stream(let stream) = exchange.body else { throw SluiceError(.transportFailed, "no stream") }
                     for try await _ in stream {}
-                    for _ in 0..<100 where ended.withLock({ $0 == nil }) { try await Task.sleep(for: .milliseconds(10)) }
+                    // A stream's didComplete comes once its end has been read, from the engine's side.
+                    try await ended.value("didComplete of the stream's exchange once the stream has ended")
                 }
-                let metrics = try #require(try ended.withLock { $0 }?.get(), "\(destination)")
+                // Memory and file: didComplete came before the exchange returned.
+                let metrics = try #require(try ended.sentValue?.get(), "\(destination)")
                 #expect(metrics.transactions.count == 2, "\(destination): the redirect and the answer")
                 #expect(metrics.transactions.allSatisfy { $0.source == .network && $0.statusCode > 0 })
             }
         }
 
-        @Test("a body stream sent again after a 307 answered mid-body is read by one reader at a time, from its first byte")
+        @Test("a body stream sent again after a 307 answered mid-body is read by one reader at a time, from its first byte", .tags(.server), .needsServers)
         func bodyReadAcrossHops() async throws {
             /// A rewindable body of `total` bytes read slowly, counting reads that overlap.
             final class OverlapCountingBody: BodyStream {
@@ -360,6 +367,7 @@ extension TransportSuites {
                         if state.reading > 1 { state.overlaps += 1 }
                         return state.position
                     }
+                    // Read slowly (the behaviour: the 307 must come while the body is still being sent).
                     Thread.sleep(forTimeInterval: 0.002)
                     let count = min(buffer.count, 16 * 1024, total - start)
                     for index in 0..<count { buffer[index] = UInt8(truncatingIfNeeded: (start + index) &* 31) }
@@ -386,7 +394,7 @@ extension TransportSuites {
             }
         }
 
-        @Test("a Basic-only credential is a header the layers below the bridge see; one allowing Digest stays libcurl's")
+        @Test("a Basic-only credential is a header the layers below the bridge see; one allowing Digest stays libcurl's", .tags(.server), .needsServers)
         func basicCredentialAsHeader() async throws {
             for (schemes, expected) in [([Credential.Scheme.basic], "Basic dXNlcjpwYXNzd2Q="), ([.basic, .digest], nil)] {
                 let (session, _, network) = try Self.countingSession {
@@ -404,7 +412,7 @@ extension TransportSuites {
             }
         }
 
-        @Test("event monitors hear each hop's request as sent and where its answer came from")
+        @Test("event monitors hear each hop's request as sent and where its answer came from", .tags(.server), .needsServers)
         func hopEventsAsSent() async throws {
             let monitor = RecordingMonitor()
             var configuration = try Transport.configuration()

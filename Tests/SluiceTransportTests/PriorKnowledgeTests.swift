@@ -7,7 +7,7 @@ import Testing
 extension TransportSuites {
     /// Clear-text HTTP/2 with prior knowledge against nghttpd, which libcurl 7.88 cannot reuse a connection
     /// to (a framing error before the request goes out; `curl --http2-prior-knowledge` fails the same way).
-    @Suite("HTTP/2 prior knowledge against nghttpd", .serialized)
+    @Suite("HTTP/2 prior knowledge against nghttpd", .tags(.server), .needsServers, .serialized)
     struct PriorKnowledgeTests {
         /// nghttpd serving `directory` in clear text on a free port, logging every frame; stopped by its PID.
         final class Nghttpd {
@@ -22,7 +22,7 @@ extension TransportSuites {
             let output: URL
             let url: URL
 
-            init(serving directory: URL) throws {
+            init(serving directory: URL) async throws {
                 let binary = "/usr/sbin/nghttpd"
                 try #require(FileManager.default.isExecutableFile(atPath: binary), "no \(binary): Tools/testenv/install.sh installs nghttp2-server")
                 let port = try Self.freePort()
@@ -34,14 +34,15 @@ extension TransportSuites {
                 process.standardError = FileHandle.nullDevice
                 try process.run()
                 url = URL(string: "http://127.0.0.1:\(port)")!
-                for _ in 0..<200 {
-                    // Read through a handle: String(contentsOf:) on a file another process is writing
-                    // leaked its 4 KiB read buffer (LeakSanitizer, FoundationEssentials' readBytesFromFile).
-                    if Self.text(of: output).contains("listen") { return }
-                    usleep(25_000)
+                // Its log says when it listens. (The log is read through a handle: String(contentsOf:) on a
+                // file another process is writing leaked its 4 KiB read buffer, LeakSanitizer,
+                // FoundationEssentials' readBytesFromFile.)
+                do {
+                    try await Wait.forLines(containing: "listen", inFile: output.path)
+                } catch {
+                    stop()
+                    throw error
                 }
-                stop()
-                Issue.record("nghttpd did not start within 5 s")
             }
 
             static func freePort() throws -> Int {
@@ -75,7 +76,7 @@ extension TransportSuites {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
             try Data("hello\n".utf8).write(to: directory.appendingPathComponent("a"))
-            let server = try Nghttpd(serving: directory)
+            let server = try await Nghttpd(serving: directory)
             defer { server.stop() }
             let session = try Transport.session { $0.httpVersion = .http2 }
             let methods: [HTTPMethod] = [.get, .get, .post, .put, .get, .delete]
@@ -92,6 +93,10 @@ extension TransportSuites {
             #expect(transactions[1].first?.reusedConnection == true)
             #expect(transactions[1].first?.statusCode == 0)
             #expect(transactions.dropFirst(2).allSatisfy { $0.count == 1 && $0[0].reusedConnection == false })
+            // nghttpd logs each request's frames as they arrive: wait until its log has them all.
+            try await Wait.until("nghttpd's log has every request") {
+                Set(methods).allSatisfy { method in server.received(method) >= methods.filter { $0 == method }.count }
+            }
             for method in Set(methods) {
                 #expect(server.received(method) == methods.filter { $0 == method }.count, "\(method) arrived \(server.received(method)) times")
             }

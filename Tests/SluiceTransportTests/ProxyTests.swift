@@ -6,7 +6,7 @@ import SluiceTransport
 import Testing
 
 extension TransportSuites {
-    @Suite("Proxy", .serialized)
+    @Suite("Proxy", .tags(.server), .needsServers, .serialized)
     struct ProxyTests {
         /// The forward proxy the test environment runs (nginx; credentials proxy:secret).
         static func proxy(user: String?) throws -> URL {

@@ -5,7 +5,7 @@ import SluiceTransport
 import Testing
 
 extension TransportSuites {
-    @Suite("Redirects", .serialized)
+    @Suite("Redirects", .tags(.server), .needsServers, .serialized)
     struct RedirectTests {
         @Test("follows relative and absolute redirects, one transaction per hop")
         func follows() async throws {

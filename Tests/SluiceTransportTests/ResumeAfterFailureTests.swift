@@ -8,7 +8,7 @@ import Testing
 /// Downloads that fail part way keep their partial file and carry resume data, through the fault proxy's
 /// `cut-random` port (each response cut after 1 to 32 MiB of its body) and `reset-mid-body` port (after
 /// 1000 bytes).
-@Suite("Resume after a failure", .serialized)
+@Suite("Resume after a failure", .tags(.server, .slow), .needsServers, .runsLong, .serialized)
 struct ResumeAfterFailureTests {
     static func target() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("sluice-resume-\(UUID().uuidString)")

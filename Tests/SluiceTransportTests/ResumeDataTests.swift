@@ -7,7 +7,7 @@ import Testing
 extension TransportSuites {
     /// Cancelling a download for resume data, and resuming it: the cancel wins, the partial file is
     /// exactly as the resume data says, and a resume never splices a file it cannot trust.
-    @Suite("Resume data", .serialized)
+    @Suite("Resume data", .tags(.server), .needsServers, .serialized)
     struct ResumeDataTests {
         static func temporaryURL(_ name: String) -> URL {
             FileManager.default.temporaryDirectory.appendingPathComponent("sluice-\(name)-\(UUID().uuidString)")
@@ -106,7 +106,7 @@ extension TransportSuites {
                 let target = Self.temporaryURL("target")
                 defer { try? FileManager.default.removeItem(at: target) }
                 let point = Int64.random(in: 1...Int64(served.count))
-                let (result, resumeData) = await Self.downloadTask(session, request, to: target, cancellingAt: point)
+                let (result, resumeData) = try await Self.downloadTask(session, request, to: target, cancellingAt: point)
                 switch (resumeData, result) {
                 case (let resumeData?, .failure(let error)):
                     #expect(error.code == .cancelled, "round \(round)")
@@ -126,9 +126,9 @@ extension TransportSuites {
         /// following its progress, once `point` bytes arrived.
         static func downloadTask(
             _ session: SessionManager, _ request: HTTPRequest, to target: URL, cancellingAt point: Int64
-        ) async -> (Result<DownloadResponse, SluiceError>, ResumeData?) {
-            typealias Pair = (result: Result<DownloadResponse, SluiceError>?, resumeData: ResumeData??)
-            let handed = Locked<Pair>((nil, nil))
+        ) async throws -> (Result<DownloadResponse, SluiceError>, ResumeData?) {
+            // What the follower of the progress stream made: resume data, or none when the task ended first.
+            let handed = TestSignal<ResumeData?>()
             let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<DownloadResponse, SluiceError>, Never>) in
                 let task = session.downloadTask(with: request, to: { _, _ in target }) { result in continuation.resume(returning: result) }
                 let updates = task.progressUpdates
@@ -139,14 +139,12 @@ extension TransportSuites {
                         data = session.cancel(task, producingResumeData: true)
                         break
                     }
-                    handed.withLock { $0.resumeData = .some(data) }
+                    handed.send(data)
                 }
             }
             // The progress stream ends when the task completes, so the follower finishes soon after.
-            while true {
-                if let data = handed.withLock({ $0.resumeData }) { return (result, data) }
-                try? await Task.sleep(for: .milliseconds(1))
-            }
+            let data = try await handed.value("the progress follower's resume data (or none)")
+            return (result, data)
         }
 
         /// Resume data for the first `length` bytes of 16m.bin, written to a new partial file.
@@ -246,7 +244,7 @@ extension TransportSuites {
 
 extension TransportSuites {
     /// Completion handlers by default: on a serial queue of the session's own, never the main queue.
-    @Suite("Completion queue")
+    @Suite("Completion queue", .tags(.server), .needsServers)
     struct CompletionQueueTests {
         @Test("with the main queue blocked (a program waiting on its main thread), a handler still runs by default")
         func handlersDoNotNeedTheMainQueue() async throws {
@@ -258,14 +256,14 @@ extension TransportSuites {
             let releaseMain = DispatchSemaphore(value: 0)
             DispatchQueue.main.async { releaseMain.wait() }
             defer { releaseMain.signal() }
-            let handled = DispatchSemaphore(value: 0)
+            let handled = TestSignal<Void>()
             let onMain = Locked<Bool?>(nil)
             session.dataTask(with: try Transport.request(.http, "/status")) { _ in
                 onMain.withLock { $0 = Thread.isMainThread }
-                handled.signal()
+                handled.send()
             }.resume()
-            let waited = await Self.wait(for: handled, seconds: 20)
-            #expect(waited == .success, "the completion handler did not run within 20 s with the main queue blocked")
+            // Awaited without holding a thread of the cooperative pool (the handlers need one).
+            try await handled.value("the completion handler, with the main queue blocked")
             #expect(onMain.withLock { $0 } == false)
         }
 
@@ -275,31 +273,23 @@ extension TransportSuites {
             configuration.completionQueue = SessionConfiguration().completionQueue
             let session = SessionManager(configuration: configuration)
             let running = Locked((now: 0, most: 0, done: 0))
-            let all = DispatchSemaphore(value: 0)
+            let all = TestSignal<Void>()
             for _ in 0..<20 {
                 session.dataTask(with: try Transport.request(.http, "/status")) { _ in
                     running.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+                    // A handler that takes a while (the behaviour: handlers run at once would overlap here).
                     usleep(2_000)
                     let finished = running.withLock { state -> Bool in
                         state.now -= 1
                         state.done += 1
                         return state.done == 20
                     }
-                    if finished { all.signal() }
+                    if finished { all.send() }
                 }.resume()
             }
-            let waited = await Self.wait(for: all, seconds: 30)
-            #expect(waited == .success)
+            try await all.value("the 20 completion handlers")
+            #expect(running.withLock { $0.done } == 20)
             #expect(running.withLock { $0.most } == 1)
-        }
-
-        /// Waits for `semaphore` on a dispatch thread: a thread of the cooperative pool blocked here would be
-        /// one fewer for the calls whose handlers signal it (the pool has one thread per core, and the two
-        /// tests of this suite run together).
-        static func wait(for semaphore: DispatchSemaphore, seconds: Int) async -> DispatchTimeoutResult {
-            await withCheckedContinuation { continuation in
-                DispatchQueue.global().async { continuation.resume(returning: semaphore.wait(timeout: .now() + .seconds(seconds))) }
-            }
         }
     }
 }

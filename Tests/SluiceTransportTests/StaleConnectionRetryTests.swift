@@ -102,7 +102,7 @@ extension TransportSuites {
             return (outcome, seen)
         }
 
-        @Test("a POST sent on a connection that dies unanswered arrives once and fails with connectionLost (libcurl alone sends it twice)")
+        @Test("a POST sent on a connection that dies unanswered arrives once and fails with connectionLost (libcurl alone sends it twice)", .tags(.server), .needsServers)
         func postNotRepeated() async throws {
             for body in [nil, Data("name=sluice".utf8)] {
                 let (outcome, seen) = try await Self.run(.post, body: body)
@@ -116,7 +116,7 @@ extension TransportSuites {
             }
         }
 
-        @Test("a GET, and a POST marked safe to repeat, are sent again once, transparently")
+        @Test("a GET, and a POST marked safe to repeat, are sent again once, transparently", .tags(.server), .needsServers)
         func idempotentRepeatedOnce() async throws {
             for (method, safe) in [(HTTPMethod.get, Bool?.none), (.put, nil), (.post, true)] {
                 let (outcome, seen) = try await Self.run(method, safe: safe, body: method == .get ? nil : Data("x".utf8))
@@ -125,7 +125,7 @@ extension TransportSuites {
             }
         }
 
-        @Test("a GET marked not safe to repeat is not sent again")
+        @Test("a GET marked not safe to repeat is not sent again", .tags(.server), .needsServers)
         func getMarkedOnce() async throws {
             let (outcome, seen) = try await Self.run(.get, safe: false)
             #expect(seen == 1)
@@ -143,7 +143,7 @@ final class EdgeServer {
     let h2: URL
     private let directory: URL
 
-    init() throws {
+    init() async throws {
         let servers = try TestEnvironment.requireServers()
         let python = try #require(servers.values["SLUICE_PYTHON"], "SLUICE_PYTHON is not set: start the servers with Tools/testenv/start.sh")
         let certificate = try #require(servers.values["SLUICE_SERVER_CERT"], "SLUICE_SERVER_CERT is not set")
@@ -159,17 +159,17 @@ final class EdgeServer {
         ]
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        var ports: [String: Any]?
-        for _ in 0..<200 where ports == nil {
-            if let data = try? Data(contentsOf: ready) { ports = try JSONSerialization.jsonObject(with: data) as? [String: Any] }
-            if ports == nil { usleep(25_000) }
-        }
-        let found = try #require(ports, "edgeserver.py did not start within 5 s")
+        // The server writes its ready file under another name and renames it once both ports listen: whole
+        // when seen.
+        try await Wait.forFile(ready.path)
+        let ports = try JSONSerialization.jsonObject(with: Data(contentsOf: ready)) as? [String: Any]
+        let found = try #require(ports, "edgeserver.py's ready file is not a JSON object")
         h1 = URL(string: "http://127.0.0.1:\(found["h1"] as? Int ?? 0)")!
         h2 = URL(string: "https://127.0.0.1:\(found["h2"] as? Int ?? 0)")!
     }
 
-    /// How many times a request with this method and path reached the server.
+    /// How many times a request with this method and path reached the server (it logs a request before it
+    /// answers it or closes the connection on it, so the count is whole once the request has ended).
     func count(_ method: HTTPMethod, _ path: String) -> Int {
         let lines = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         return lines.split(separator: "\n").filter { $0.hasSuffix(" \(method.rawValue) \(path)") }.count
@@ -198,9 +198,9 @@ extension TransportSuites.StaleConnectionServerTests {
         }
     }
 
-    @Test("over HTTP/2 and HTTP/1.1 against edgeserver.py: a POST arrives once and fails; a GET and a PUT arrive twice and succeed")
+    @Test("over HTTP/2 and HTTP/1.1 against edgeserver.py: a POST arrives once and fails; a GET and a PUT arrive twice and succeed", .tags(.server), .needsServers)
     func bothProtocols() async throws {
-        let server = try EdgeServer()
+        let server = try await EdgeServer()
         defer { server.stop() }
         for base in [server.h2, server.h1] {
             let label = base.scheme == "https" ? "HTTP/2" : "HTTP/1.1"

@@ -6,7 +6,7 @@ import Testing
 
 /// What a streamed call holds once it is over: nothing. A body that ended before its head was handed over
 /// left the call holding its transfer, and with it the sink and the whole body, after the task was gone.
-@Suite("Streamed calls let go of their bodies")
+@Suite("Streamed calls let go of their bodies", .tags(.server), .needsServers)
 struct StreamLifetimeTests {
     final class Watched: @unchecked Sendable {
         weak var buffer: StreamBuffer?
@@ -25,13 +25,18 @@ struct StreamLifetimeTests {
                     let (stream, _) = try await session.bytes(for: index.isMultiple(of: 2) ? small : large)
                     watched.buffer = stream.buffer
                     watched.task = session.tasks.first
+                    // Random jitter (the behaviour under test): dropped at once or a moment later.
                     if Bool.random() { try await Task.sleep(for: .microseconds(Int.random(in: 0...3000))) }
                     return watched
                 }
             }
             return try await group.reduce(into: [Watched]()) { $0.append($1) }
         }
-        for _ in 0..<500 where watched.contains(where: { $0.buffer != nil }) { try await Task.sleep(for: .milliseconds(10)) }
+        try await Wait.until(
+            "every buffer freed and no task left (\(watched.filter { $0.buffer != nil }.count) of 200 buffers held, \(session.tasks.count) tasks)"
+        ) {
+            !watched.contains(where: { $0.buffer != nil }) && session.tasks.isEmpty
+        }
         let kept = watched.filter { $0.buffer != nil }
         #expect(kept.isEmpty, "\(kept.count) of 200 buffers outlived their streams, holding \(kept.compactMap { $0.buffer?.heldBytes })")
         #expect(session.tasks.isEmpty)
@@ -66,8 +71,10 @@ struct StreamLifetimeTests {
             }
             watched.append(entry)
         }
-        for _ in 0..<6_000 where watched.contains(where: { $0.buffer != nil }) || observing.ends.withLock({ $0.count }) < 20 {
-            try await Task.sleep(for: .milliseconds(10))
+        try await Wait.until(
+            "every buffer freed and 20 ends observed (\(observing.ends.withLock { $0.count }) observed)"
+        ) {
+            !watched.contains(where: { $0.buffer != nil }) && observing.ends.withLock({ $0.count }) >= 20
         }
         #expect(watched.filter { $0.buffer != nil }.isEmpty, "buffers outlived their streams")
         let ends = observing.ends.withLock { $0 }

@@ -7,7 +7,7 @@ import Testing
 
 /// TLS versions and cipher suites chosen by the client, and identities from PKCS#12 archives, against
 /// nginx, which logs the protocol and cipher each request came over.
-@Suite("TLS limits and PKCS#12 identities")
+@Suite("TLS limits and PKCS#12 identities", .tags(.server), .needsServers)
 struct TLSLimitsTests {
     struct LogLine: Decodable {
         let uri: String
@@ -15,27 +15,29 @@ struct TLSLimitsTests {
         let ssl_cipher: String
     }
 
-    /// nginx's line for `uri` (waited for: nginx writes it after the response).
-    static func logged(_ uri: String) async throws -> LogLine {
+    /// A request's URI, which no other request uses, and the size of nginx's access log before it was sent
+    /// (its line comes after that).
+    struct Sent {
+        let uri: String
+        let logOffset: UInt64
+    }
+
+    /// nginx's line for `sent` (waited for: nginx writes it after the response).
+    static func logged(_ sent: Sent) async throws -> LogLine {
         let path = try #require(TestEnvironment.requireServers().nginxAccessLog, "the test environment names no nginx access log")
-        for _ in 0..<3_000 {
-            let text = try String(contentsOfFile: path, encoding: .utf8)
-            if let line = text.split(separator: "\n").reversed().lazy
-                .compactMap({ try? JSONDecoder().decode(LogLine.self, from: Data($0.utf8)) }).first(where: { $0.uri == uri })
-            {
-                return line
-            }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        throw SluiceError(.transportFailed, "nginx logged no request for \(uri)")
+        let text = try await Wait.forLines(containing: sent.uri, inFile: path, from: sent.logOffset)
+        let line = text.split(separator: "\n").reversed().lazy
+            .compactMap({ try? JSONDecoder().decode(LogLine.self, from: Data($0.utf8)) }).first(where: { $0.uri == sent.uri })
+        return try #require(line, "nginx's line for \(sent.uri) is not a log line of the expected form")
     }
 
     /// A GET of a URI no other request uses, over a fresh session with `adjust`ed TLS settings.
-    static func get(_ adjust: (inout TLSConfiguration) -> Void) async throws -> (DataResponse, String) {
-        let uri = "/status?tls=\(UUID().uuidString)"
+    static func get(_ adjust: (inout TLSConfiguration) -> Void) async throws -> (DataResponse, Sent) {
+        let logOffset = try TestEnvironment.requireServers().nginxAccessLog.map { Wait.fileSize($0) } ?? 0
+        let sent = Sent(uri: "/status?tls=\(UUID().uuidString)", logOffset: logOffset)
         let session = try Transport.session { adjust(&$0.tls) }
         defer { session.invalidate(cancelingTasks: true) }
-        return (try await session.data(for: try Transport.request(.https, uri)), uri)
+        return (try await session.data(for: try Transport.request(.https, sent.uri)), sent)
     }
 
     @Test("a maximum version: TLS 1.2 when capped there, TLS 1.3 otherwise; a maximum below the minimum is refused before connecting")

@@ -5,9 +5,11 @@ import SluiceTestSupport
 import SluiceTransport
 import Testing
 
-/// Every transport suite runs inside this one, one suite at a time: they share the servers, and some
-/// count the process's engine threads.
-@Suite("SluiceTransport", .serialized)
+/// The transport's suites, side by side with each other and with every other target's: the servers answer
+/// many clients at once, each test reads only its own lines of a shared log (an offset taken before it acts,
+/// a probe of its own in the URL), and a thread is identified by its ID, not counted. A suite whose tests
+/// share something more (the proxies' logs, a Python server of its own) is serialized within itself.
+@Suite("SluiceTransport")
 enum TransportSuites {}
 
 /// Sessions and requests for the transport tests, against the servers of `Tools/testenv`.

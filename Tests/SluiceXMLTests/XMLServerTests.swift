@@ -1,12 +1,11 @@
 import Foundation
 import Sluice
-import SluiceConformance
 import SluiceTestSupport
 import SluiceXML
 import Testing
 
 /// XML served by the real servers, through SessionManager and the bundled registry.
-@Suite("XML from httpbin and nginx")
+@Suite("XML from httpbin and nginx", .tags(.server), .needsServers)
 struct XMLServerTests {
     private let atom = ["a": "http://www.w3.org/2005/Atom"]
 

@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
 # Builds the plugin walkthrough of docs/plugins.md as an author copies it, and runs its tests: the guide's
 # manifest (name "CSVPlugin") and every Swift block whose first line names its path (// Sources/...,
-# // Tests/...) become a package of their own in a temporary folder, beside a link to this checkout whose
-# name is not "sluice" (the manifest's path "../sluice" is pointed at it). Run by make test.
+# // Tests/...) become a package of their own, written anew each run into .build-walkthrough/work/, beside a
+# link to this checkout whose name is not "sluice" (the manifest's path "../sluice" is pointed at it). The
+# build folder .build-walkthrough/build stays between runs, so Sluice's modules and packages are built once
+# and a later run builds only what changed. Run by make test.
 #   Tools/testenv/check-walkthrough.sh [seconds]   (limit for the build and the tests, default 1200)
 set -euo pipefail
 swift="${SWIFT:-swift}"
 limit="${1:-1200}"
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)"
-work="$(mktemp -d "${TMPDIR:-/tmp}/sluice-walkthrough.XXXXXX")"
-trap 'rm -rf "$work"' EXIT
-checkout="checkout-$$"
-ln -s "$root" "$work/$checkout"
+work="$root/.build-walkthrough/work"
+scratch="$root/.build-walkthrough/build"
+checkout="checkout-not-named-sluice"
+rm -rf "$work"
+mkdir -p "$work" "$scratch"
+ln -sfn "$root" "$work/$checkout"
 python3 - "${SLUICE_WALKTHROUGH_GUIDE:-$root/docs/plugins.md}" "$work/CSVPlugin" "../$checkout" <<'PY'
 import os, sys
 guide, package, checkout = sys.argv[1:]
@@ -50,7 +54,7 @@ PY
 cd "$work/CSVPlugin"
 start=$(date +%s)
 status=0
-timeout "$limit" "$swift" test --disable-xctest >"$work/test.log" 2>&1 || status=$?
+timeout "$limit" "$swift" test --disable-xctest --scratch-path "$scratch" >"$work/test.log" 2>&1 || status=$?
 if [ "$status" -ne 0 ]; then
     grep -E "error:" "$work/test.log" | head -n 20 >&2 || true
     tail -n 40 "$work/test.log" >&2

@@ -30,6 +30,8 @@ DEB_PACKAGES=(
     ca-certificates
     curl
     iproute2
+    # Keeps the cores busy for make test-under-load.
+    stress-ng
     # Renders the HTML conformance report for its screenshot test.
     chromium-headless-shell
     fonts-dejavu-core

@@ -1,11 +1,12 @@
 import Foundation
 import SluiceCore
+import SluiceTestSupport
 
 /// `sluice-reachability-probe` running inside a network namespace, and the lines it printed.
 ///
-/// Started with `ip netns exec`; ``nextStatus(_:timeout:)`` waits for the next status line of one
-/// label. ``stop()`` closes its standard input (it then stops its managers and exits) and kills it
-/// if it does not exit within 5 seconds.
+/// Started with `ip netns exec`; ``nextStatus(_:)`` waits for the next status line of one label.
+/// ``stop()`` closes its standard input (it then stops its managers and exits) and kills it if it does
+/// not exit within 5 seconds.
 final class ProbeProcess: @unchecked Sendable {
     /// One status line: `LABEL STATUS MONOTONIC_NS`.
     struct StatusLine: CustomStringConvertible {
@@ -20,6 +21,8 @@ final class ProbeProcess: @unchecked Sendable {
     private let output = Pipe()
     private let errors = Pipe()
     private let received = Locked<(lines: [String], partial: String)>(([], ""))
+    /// Set when the probe's standard output has ended: every line it printed is in `received`.
+    private let outputEnded = Locked(false)
     private let errorText = Locked("")
     private var consumed = 0
 
@@ -55,6 +58,7 @@ final class ProbeProcess: @unchecked Sendable {
         process.standardOutput = output
         process.standardError = errors
         let received = self.received
+        let outputEnded = self.outputEnded
         Self.drain(output.fileHandleForReading, name: "probe-stdout") { data in
             received.withLock { received in
                 received.partial += String(decoding: data, as: UTF8.self)
@@ -63,6 +67,8 @@ final class ProbeProcess: @unchecked Sendable {
                     received.partial.removeSubrange(...newline)
                 }
             }
+        } ended: {
+            outputEnded.withLock { $0 = true }
         }
         let errorText = self.errorText
         Self.drain(errors.fileHandleForReading, name: "probe-stderr") { data in
@@ -74,14 +80,20 @@ final class ProbeProcess: @unchecked Sendable {
     deinit { stop() }
 
     /// Reads `handle` with blocking reads on a thread of its own until end of file, handing each chunk
-    /// to `consume`. Not `readabilityHandler`: that arms a libdispatch read source, and on Linux its
-    /// teardown races the descriptor's close, which can crash libdispatch's manager thread in
+    /// to `consume`, then calls `ended`. Not `readabilityHandler`: that arms a libdispatch read source, and
+    /// on Linux its teardown races the descriptor's close, which can crash libdispatch's manager thread in
     /// `_dispatch_event_loop_drain` (swift-corelibs-libdispatch issue 949) and the whole test run with it.
-    private static func drain(_ handle: FileHandle, name: String, _ consume: @escaping @Sendable (Data) -> Void) {
+    private static func drain(
+        _ handle: FileHandle, name: String, _ consume: @escaping @Sendable (Data) -> Void,
+        ended: @escaping @Sendable () -> Void = {}
+    ) {
         let thread = Thread {
             while true {
                 let data = handle.availableData
-                if data.isEmpty { return }
+                if data.isEmpty {
+                    ended()
+                    return
+                }
                 consume(data)
             }
         }
@@ -95,30 +107,29 @@ final class ProbeProcess: @unchecked Sendable {
     /// What the probe wrote to standard error.
     var standardError: String { errorText.withLock { $0 } }
 
-    /// Waits for the next line the probe prints after those already taken, up to `timeout`.
+    /// Waits for the next line the probe prints after those already taken.
     ///
-    /// - Throws: ``NamespaceError`` with everything the probe printed when none comes in time or the
-    ///   probe exited.
-    func nextLine(timeout: Duration = .seconds(10)) async throws -> String {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
-        while true {
-            let all = allLines
-            if all.count > consumed {
-                consumed += 1
-                return all[consumed - 1]
-            }
-            if ContinuousClock.now >= deadline || !process.isRunning && allLines.count <= consumed {
-                let reason = process.isRunning ? "no line within \(timeout)" : "the probe exited (\(process.terminationStatus))"
-                throw NamespaceError(
-                    "\(reason); lines so far: \(all); standard error: \(standardError)")
-            }
-            try await Task.sleep(for: .milliseconds(2))
+    /// - Throws: ``NamespaceError`` with everything the probe printed when none comes before the wait's
+    ///   deadline, or the probe's output ended without one.
+    func nextLine() async throws -> String {
+        let consumed = self.consumed
+        do {
+            try await Wait.until("a line from the probe") { allLines.count > consumed || outputEnded.withLock { $0 } }
+        } catch let timeout as WaitTimeout {
+            throw NamespaceError("\(timeout); lines so far: \(allLines); standard error: \(standardError)")
         }
+        let all = allLines
+        guard all.count > consumed else {
+            let reason = process.isRunning ? "the probe closed its output" : "the probe exited (\(process.terminationStatus))"
+            throw NamespaceError("\(reason); lines so far: \(all); standard error: \(standardError)")
+        }
+        self.consumed += 1
+        return all[consumed]
     }
 
     /// Waits for the next status line, which must belong to `label`.
-    func nextStatus(_ label: String, timeout: Duration = .seconds(10)) async throws -> StatusLine {
-        let line = try await nextLine(timeout: timeout)
+    func nextStatus(_ label: String) async throws -> StatusLine {
+        let line = try await nextLine()
         let fields = line.split(separator: " ").map(String.init)
         guard fields.count == 3, let nanoseconds = UInt64(fields[2]) else {
             throw NamespaceError("expected a status line of \(label), got \"\(line)\"; all lines: \(allLines)")
@@ -130,8 +141,8 @@ final class ProbeProcess: @unchecked Sendable {
     }
 
     /// Waits for a line that is exactly `text`.
-    func expectLine(_ text: String, timeout: Duration = .seconds(10)) async throws {
-        let line = try await nextLine(timeout: timeout)
+    func expectLine(_ text: String) async throws {
+        let line = try await nextLine()
         guard line == text else { throw NamespaceError("expected \"\(text)\", got \"\(line)\"; all lines: \(allLines)") }
     }
 
@@ -140,7 +151,16 @@ final class ProbeProcess: @unchecked Sendable {
         input.fileHandleForWriting.write(Data((command + "\n").utf8))
     }
 
-    /// Closes the probe's standard input and waits for it to exit (killing it after 5 seconds).
+    /// Closes the probe's standard input (it then stops its managers and exits) and waits for it to exit.
+    ///
+    /// - Throws: ``WaitTimeout`` when it does not exit; ``stop()`` (when the test ends) then kills it.
+    func finish() async throws {
+        try? input.fileHandleForWriting.close()
+        try await Wait.until("the probe exited after its input ended; standard error: \(standardError)") { !process.isRunning }
+    }
+
+    /// Closes the probe's standard input and waits for it to exit (killing it after 5 seconds): the
+    /// clean-up when a test ends, also on failure, when nothing is asserted any more.
     func stop() {
         guard process.isRunning else { return }
         try? input.fileHandleForWriting.close()
@@ -152,6 +172,6 @@ final class ProbeProcess: @unchecked Sendable {
         }
     }
 
-    /// Whether it exited with status 0 after ``stop()``.
+    /// Whether it exited with status 0 after ``finish()`` or ``stop()``.
     var exitedCleanly: Bool { !process.isRunning && process.terminationStatus == 0 }
 }

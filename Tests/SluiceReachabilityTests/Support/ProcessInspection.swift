@@ -1,5 +1,6 @@
 import SluiceCore
 import SluiceReachability
+import SluiceTestSupport
 import Foundation
 
 /// What `/proc` says about this test process: its open sockets and its threads.
@@ -33,16 +34,6 @@ enum ProcessInspection {
             return comm.trimmingCharacters(in: .whitespacesAndNewlines) == "sluice-reach"
         }.count
     }
-
-    /// Waits up to `timeout` for `condition` to hold.
-    static func eventually(timeout: Duration = .seconds(5), _ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return condition()
-    }
 }
 
 /// Collects what a manager delivers, from any thread.
@@ -55,9 +46,11 @@ final class StatusRecorder: Sendable {
     /// Everything recorded so far.
     var all: [NetworkReachabilityStatus] { statuses.withLock { $0 } }
 
-    /// Waits until `count` statuses have arrived, up to `timeout`; what arrived.
-    func wait(for count: Int, timeout: Duration = .seconds(10)) async -> [NetworkReachabilityStatus] {
-        _ = await ProcessInspection.eventually(timeout: timeout) { all.count >= count }
+    /// Waits until `count` statuses have arrived; what arrived.
+    ///
+    /// - Throws: ``WaitTimeout`` when they do not.
+    func wait(for count: Int) async throws -> [NetworkReachabilityStatus] {
+        try await Wait.until("\(count) status(es) delivered (\(all.count) so far)") { all.count >= count }
         return all
     }
 }

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Finds files by walking up the directory tree.
-enum FileLocator {
+package enum FileLocator {
     /// The first `start/relative`, `start/../relative`, ... that exists, or `nil`.
-    static func findUpward(_ relative: String, from start: String) -> String? {
+    package static func findUpward(_ relative: String, from start: String) -> String? {
         var directory = URL(fileURLWithPath: start).standardizedFileURL
         while true {
             let candidate = directory.appendingPathComponent(relative).path
@@ -16,7 +16,7 @@ enum FileLocator {
 
     /// The first `D/checkouts/<any>/relative` that exists, for `D` = `start`, its parent, ...: where
     /// SwiftPM keeps the packages a package depends on (`.build/checkouts`), or `nil`.
-    static func findInCheckouts(_ relative: String, above start: String) -> String? {
+    package static func findInCheckouts(_ relative: String, above start: String) -> String? {
         var directory = URL(fileURLWithPath: start).standardizedFileURL
         while true {
             let checkouts = directory.appendingPathComponent("checkouts")
