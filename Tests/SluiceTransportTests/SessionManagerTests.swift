@@ -238,7 +238,7 @@ extension TransportSuites {
             }
             let port: Int = try await Wait.value("the server script's port in \(portFile)") {
                 let line = (try? String(contentsOfFile: portFile, encoding: .utf8)) ?? ""
-                if line.hasSuffix("\n") { return try #require(Int(line.trimmingCharacters(in: .whitespacesAndNewlines))) }
+                if line.hasSuffix("\n"), let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) { return port }
                 try #require(server.isRunning, "the server script ended before it listened")
                 return nil
             }
