@@ -74,22 +74,26 @@ extension TransportSuites {
 
         @Test("a short idle timeout after a default one on the same session is watched on its own schedule")
         func shortIdleTimeoutAfterLongOne() async throws {
-            let session = try Transport.session()
-            // The first request plans the idle check a second ahead (a quarter of 60 s, at most a second).
-            _ = try await session.data(for: Self.request("pass", "/status"))
-            let silent = try Self.request("blackhole", "/status", timeout: 0.2)
-            let started = ContinuousClock.now
-            do throws(SluiceError) {
-                _ = try await session.data(for: silent)
-                Issue.record("the silent server answered")
-            } catch {
-                #expect(error.code == .idleTimedOut)
+            // Time is what this test is about, and the engine's clock cannot be given to it. On the old
+            // schedule the short timeout is noticed only at the check the first request planned, a second
+            // ahead (a quarter of 60 s, at most a second); on its own it is looked at every 50 ms, so it ends
+            // after about 0.25 s. A loaded machine can delay one try past the second, so the scenario runs
+            // three times, each on a new session, and the fastest must beat the old schedule's second.
+            var fastest = Duration.seconds(3600)
+            for _ in 0..<3 {
+                let session = try Transport.session()
+                _ = try await session.data(for: Self.request("pass", "/status"))
+                let silent = try Self.request("blackhole", "/status", timeout: 0.2)
+                let started = ContinuousClock.now
+                do throws(SluiceError) {
+                    _ = try await session.data(for: silent)
+                    Issue.record("the silent server answered")
+                } catch {
+                    #expect(error.code == .idleTimedOut)
+                }
+                fastest = min(fastest, ContinuousClock.now - started)
             }
-            // Looked at every 50 ms: well before the first request's planned check. Time is what this
-            // test is about, and the engine's clock cannot be given to it: the bound sits below the
-            // second at which the old schedule would look, so it cannot be ten times the 0.25 s
-            // expected. It leaves 650 ms for a loaded machine's delays.
-            #expect(ContinuousClock.now - started < .milliseconds(900))
+            #expect(fastest < .milliseconds(900), "the fastest of three tries")
         }
 
         @Test("latency: the answer arrives late but whole; under an idle timeout shorter than the delay it is an idle timeout")

@@ -90,9 +90,10 @@ extension TransportSuites {
             suspended.suspend()
             let error = await #expect(throws: SluiceError.self) { try await call.value }
             #expect(error?.code == .resourceTimedOut)
-            // Suspended, the task ends by its resource timeout or never: ten times the 1.5 s timeout is a
-            // bound a loaded machine does not reach.
-            #expect(ContinuousClock.now - started < .seconds(15))
+            // Suspended, the task ends by its resource timeout or never. The bound only tells the two apart:
+            // 60 s, forty times the 1.5 s timeout, because a machine whose cores other work keeps busy was
+            // seen to take 23 s here (the caller's resumption waits for a free thread of the pool).
+            #expect(ContinuousClock.now - started < .seconds(60))
         }
 
         @Test("HTTPS to a port that speaks plain HTTP is a TLS failure")
