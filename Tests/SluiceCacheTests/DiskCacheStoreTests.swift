@@ -202,8 +202,8 @@ struct DiskCacheStoreTests {
         let folder = Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let capacity = 8 << 20
-        async let first = Task.detached { try ChildProcess.run("sluice-cache-writer", arguments: [folder.path, "300", "11", String(capacity)]) }.value
-        async let second = Task.detached { try ChildProcess.run("sluice-cache-writer", arguments: [folder.path, "300", "12", String(capacity)]) }.value
+        async let first = ChildProcess.run("sluice-cache-writer", arguments: [folder.path, "300", "11", String(capacity)])
+        async let second = ChildProcess.run("sluice-cache-writer", arguments: [folder.path, "300", "12", String(capacity)])
         let outcomes = try await [first, second]
         for outcome in outcomes { #expect(outcome.status == 0, "\(outcome.errors)") }
         let store = try DiskCacheStore(directory: folder, capacity: capacity)

@@ -14,7 +14,7 @@ struct ConformanceCommandTests {
     }
 
     /// Runs the built executable in `directory` with no `SLUICE_*` variables, so no servers are known.
-    static func run(_ arguments: [String], in directory: URL? = nil) throws -> Run {
+    static func run(_ arguments: [String], in directory: URL? = nil) async throws -> Run {
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("sluice-conformance")
         guard FileManager.default.fileExists(atPath: executable.path) else {
@@ -23,22 +23,12 @@ struct ConformanceCommandTests {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-command-\(UUID())")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = directory ?? scratch
-        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SLUICE_") }
-        let out = scratch.appendingPathComponent("stdout")
-        let err = scratch.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        try process.run()
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus,
-            stdout: try TextFile.read(out), stderr: try TextFile.read(err))
+        // An empty value removes the variable from the child's environment.
+        let unset = ProcessInfo.processInfo.environment.keys.filter { $0.hasPrefix("SLUICE_") }.map { ($0, "") }
+        let outcome = try await ChildProcess.run(
+            executable: executable.path, arguments: arguments, environment: Dictionary(uniqueKeysWithValues: unset),
+            in: directory ?? scratch)
+        return Run(status: outcome.status, stdout: outcome.output, stderr: outcome.errors)
     }
 
     static var output: String {
@@ -46,7 +36,7 @@ struct ConformanceCommandTests {
     }
 
     @Test("the tool could not run: status 2 and one line of reason on stderr")
-    func unusable() throws {
+    func unusable() async throws {
         let cases: [([String], String)] = [
             (["--no-such-option"], "--no-such-option"),
             (["--suite", "no.such-suite"], "unknown suite(s): no.such-suite"),
@@ -60,7 +50,7 @@ struct ConformanceCommandTests {
              "cannot read the samples in /nonexistent/samples.json"),
         ]
         for (arguments, reason) in cases {
-            let run = try Self.run(arguments, in: TestEnvironment.repositoryRoot)
+            let run = try await Self.run(arguments, in: TestEnvironment.repositoryRoot)
             #expect(run.status == 2, "\(arguments): \(run.stderr)")
             let lines = run.stderr.split(separator: "\n")
             #expect(lines.count == 1, "\(arguments): \(run.stderr)")
@@ -70,8 +60,8 @@ struct ConformanceCommandTests {
     }
 
     @Test("--extra-vectors: a user's own directory of vector files runs beside the bundled cases")
-    func extraVectors() throws {
-        let bundled = try Self.run(["--suite", "request.query-string", "--output", Self.output])
+    func extraVectors() async throws {
+        let bundled = try await Self.run(["--suite", "request.query-string", "--output", Self.output])
         let bundledCount = try #require(Self.passCount(bundled.stdout, suite: "request.query-string"))
         let mine = FileManager.default.temporaryDirectory.appendingPathComponent("my-vectors-\(UUID())")
         try FileManager.default.createDirectory(at: mine.appendingPathComponent("request"), withIntermediateDirectories: true)
@@ -80,20 +70,20 @@ struct ConformanceCommandTests {
             {"escape": [{"id": "mine: a space", "input": "a b", "output": "a%20b"}],
              "serialize": [{"id": "mine: two keys", "parameters": {"b": 2, "a": 1}, "query": "a=1&b=2"}]}
             """#.utf8).write(to: mine.appendingPathComponent("request/query-string.json"))
-        let run = try Self.run(["--suite", "request.query-string", "--extra-vectors", mine.path, "--output", Self.output])
+        let run = try await Self.run(["--suite", "request.query-string", "--extra-vectors", mine.path, "--output", Self.output])
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         #expect(Self.passCount(run.stdout, suite: "request.query-string") == bundledCount + 2, "\(run.stdout)")
 
         // A case of the user's that fails is reported under its own id.
         try Data(#"{"escape": [{"id": "mine: wrong on purpose", "input": "a b", "output": "a+b"}]}"#.utf8)
             .write(to: mine.appendingPathComponent("request/query-string.json"))
-        let failing = try Self.run(["--suite", "request.query-string", "--extra-vectors", mine.path, "--output", Self.output])
+        let failing = try await Self.run(["--suite", "request.query-string", "--extra-vectors", mine.path, "--output", Self.output])
         #expect(failing.status == 1)
         #expect(failing.stdout.contains("mine: wrong on purpose"), "\(failing.stdout)")
 
         // A file no bundled file is named like is refused, not ignored.
         try Data("{}".utf8).write(to: mine.appendingPathComponent("request/query-strings.json"))
-        let typo = try Self.run(["--suite", "request.query-string", "--extra-vectors", mine.path, "--output", Self.output])
+        let typo = try await Self.run(["--suite", "request.query-string", "--extra-vectors", mine.path, "--output", Self.output])
         #expect(typo.status == 2)
         #expect(typo.stderr.contains("query-strings.json has no bundled counterpart"), "\(typo.stderr)")
     }
@@ -107,8 +97,8 @@ struct ConformanceCommandTests {
     }
 
     @Test("suites that need no server pass anywhere, with the vectors found from the executable: status 0")
-    func runsAnywhere() throws {
-        let run = try Self.run(["--suite", "core.headers", "request.query-string", "--output", Self.output])
+    func runsAnywhere() async throws {
+        let run = try await Self.run(["--suite", "core.headers", "request.query-string", "--output", Self.output])
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.contains("[1/2] core.headers ... pass "))
         #expect(run.stdout.contains("[2/2] request.query-string ... pass "))
@@ -116,14 +106,14 @@ struct ConformanceCommandTests {
     }
 
     @Test("server suites without servers are not run, name the start command, and make the status 1")
-    func serversAbsent() throws {
-        let run = try Self.run(["--suite", "core.headers", "environment.servers", "--output", Self.output])
+    func serversAbsent() async throws {
+        let run = try await Self.run(["--suite", "core.headers", "environment.servers", "--output", Self.output])
         #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.contains("[2/2] environment.servers ... not run"))
         #expect(run.stdout.contains("make servers"))
         #expect(run.stdout.contains("Tools/testenv/start.sh"))
         #expect(run.stdout.contains("1 suite not run"))
-        let offline = try Self.run(["--no-servers", "--quiet", "--output", Self.output])
+        let offline = try await Self.run(["--no-servers", "--quiet", "--output", Self.output])
         #expect(offline.status == 0, "\(offline.stdout)")
         #expect(!offline.stdout.contains("["), "--quiet prints no progress line for a passing suite")
         #expect(offline.stdout.contains(" passed, 0 failed\n"))

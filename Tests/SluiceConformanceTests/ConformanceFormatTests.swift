@@ -151,10 +151,10 @@ struct ConformanceFormatTests {
     }
 
     @Test("the command writes the formats asked for and refuses an unknown one with status 2")
-    func command() throws {
+    func command() async throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-formats-\(UUID())")
         defer { try? FileManager.default.removeItem(at: output) }
-        let run = try ConformanceCommandTests.run(
+        let run = try await ConformanceCommandTests.run(
             ["--suite", "core.headers", "--format", "junit,html", "--format", "json", "--output", output.path])
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         for name in ["report.junit.xml", "report.html", "report.json"] {
@@ -162,7 +162,7 @@ struct ConformanceFormatTests {
             #expect(run.stdout.contains(name))
         }
         #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("report.md").path))
-        let bad = try ConformanceCommandTests.run(["--suite", "core.headers", "--format", "yaml", "--output", output.path])
+        let bad = try await ConformanceCommandTests.run(["--suite", "core.headers", "--format", "yaml", "--output", output.path])
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("unknown report format yaml"))
     }

@@ -14,7 +14,7 @@ struct HTMLScreenshotTests {
     }
 
     /// Renders `html` at 1280 × `height` CSS pixels and returns the screenshot.
-    static func screenshot(of html: String, height: Int = 1400) throws -> PNGImage {
+    static func screenshot(of html: String, height: Int = 1400) async throws -> PNGImage {
         guard let browser else {
             throw PNGImage.Unreadable(description: "no headless Chromium: run Tools/testenv/install.sh (chromium-headless-shell)")
         }
@@ -24,21 +24,15 @@ struct HTMLScreenshotTests {
         let page = directory.appendingPathComponent("report.html")
         let image = directory.appendingPathComponent("report.png")
         try html.write(to: page, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-        process.arguments = [
-            "60", browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
-            "--user-data-dir=\(directory.appendingPathComponent("profile").path)", "--window-size=1280,\(height)",
-            "--screenshot=\(image.path)", page.absoluteString,
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let log = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, FileManager.default.fileExists(atPath: image.path) else {
-            throw PNGImage.Unreadable(description: "\(browser) exited \(process.terminationStatus) without a screenshot: \(String(decoding: log.suffix(2000), as: UTF8.self))")
+        let run = try await ChildProcess.run(
+            executable: "/usr/bin/timeout",
+            arguments: [
+                "60", browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
+                "--user-data-dir=\(directory.appendingPathComponent("profile").path)", "--window-size=1280,\(height)",
+                "--screenshot=\(image.path)", page.absoluteString,
+            ])
+        guard run.status == 0, FileManager.default.fileExists(atPath: image.path) else {
+            throw PNGImage.Unreadable(description: "\(browser) exited \(run.status) without a screenshot: \(run.errors.suffix(2000))")
         }
         return try PNGImage(contentsOf: image)
     }
@@ -50,8 +44,8 @@ struct HTMLScreenshotTests {
     static let actualBar: (UInt8, UInt8, UInt8) = (0xCF, 0x22, 0x2E)
 
     @Test("a failing report renders: the FAIL banner, then the failure with expected beside actual, on the first screen")
-    func failingReport() throws {
-        let image = try Self.screenshot(of: ConformanceFormatTests.report.html)
+    func failingReport() async throws {
+        let image = try await Self.screenshot(of: ConformanceFormatTests.report.html)
         #expect(image.width >= 1280)
         #expect(image.colourCount > 50, "the page looks blank: \(image.colourCount) colours")
         let banner = image.rows(with: Self.failBanner, minimum: 400)
@@ -69,11 +63,11 @@ struct HTMLScreenshotTests {
     }
 
     @Test("a passing report renders with the PASS banner and no failure panes")
-    func passingReport() throws {
+    func passingReport() async throws {
         let passing = ConformanceReport(
             sluiceVersion: "1.2.3", libcurl: "8.5.0", startedAt: "2025-01-01T00:00:00Z", serverSource: nil, vectorsDirectory: nil,
             suites: [.init(name: "core.headers", summary: "header names", error: nil, cases: [CaseResult(id: "plain", passed: true)], seconds: 0.1)])
-        let image = try Self.screenshot(of: passing.html, height: 900)
+        let image = try await Self.screenshot(of: passing.html, height: 900)
         #expect(image.rows(with: Self.passBanner, minimum: 400).count >= 20)
         #expect(image.rows(with: Self.failBanner, minimum: 400).isEmpty)
         #expect(Set(image.rows(with: Self.expectedBar, minimum: 3)).intersection(image.rows(with: Self.actualBar, minimum: 3)).isEmpty)

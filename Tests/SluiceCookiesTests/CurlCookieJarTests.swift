@@ -1,4 +1,5 @@
 import Foundation
+import SluiceTestSupport
 import Testing
 
 @testable import SluiceCookies
@@ -82,17 +83,10 @@ struct CurlCookieJarTests {
     }
 
     /// Runs curl with `arguments` (bounded to 10 seconds) and returns what it wrote to standard output.
-    static func curl(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["curl", "--silent", "--show-error", "--max-time", "10"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "curl \(arguments.joined(separator: " ")) failed")
-        return String(decoding: data, as: UTF8.self)
+    static func curl(_ arguments: [String]) async throws -> String {
+        let curl = try await ChildProcess.run(executable: "curl", arguments: ["--silent", "--show-error", "--max-time", "10"] + arguments)
+        try #require(curl.status == 0, "curl \(arguments.joined(separator: " ")) failed")
+        return curl.output
     }
 
     /// The `name=value` pairs of a Cookie field, as a set (curl orders cookies of equal path length its own way).
@@ -113,7 +107,7 @@ struct CurlCookieJarTests {
     }
 
     @Test("curl reads the store's file and sends what the store sends; curl's rewrite loads back the same")
-    func curlReadsSluiceFile() throws {
+    func curlReadsSluiceFile() async throws {
         let server = try Server()
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -132,14 +126,14 @@ struct CurlCookieJarTests {
         for host in Self.hosts {
             for path in Self.paths {
                 let url = "http://\(host):\(server.port)\(path)"
-                let sent = try Self.curl(["--cookie", jar.path] + Self.resolve(server.port) + [url])
+                let sent = try await Self.curl(["--cookie", jar.path] + Self.resolve(server.port) + [url])
                 #expect(Self.pairs(sent) == Self.pairs(store.cookieHeader(for: testURL(url), at: now)), "\(url)")
             }
         }
 
         // curl writes the file back; the store reads it to the same cookies.
         let rewritten = folder.appendingPathComponent("curl.txt")
-        _ = try Self.curl(
+        _ = try await Self.curl(
             ["--cookie", jar.path, "--cookie-jar", rewritten.path] + Self.resolve(server.port)
                 + ["http://www.example.test:\(server.port)/"])
         let reloaded = CookieStore()
@@ -153,13 +147,13 @@ struct CurlCookieJarTests {
     }
 
     @Test("the store reads the file curl wrote and sends what curl sends")
-    func sluiceReadsCurlFile() throws {
+    func sluiceReadsCurlFile() async throws {
         let server = try Server()
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let jar = folder.appendingPathComponent("curl.txt")
         let setURL = "http://www.example.test:\(server.port)/set/page"
-        _ = try Self.curl(["--cookie-jar", jar.path] + Self.resolve(server.port) + [setURL])
+        _ = try await Self.curl(["--cookie-jar", jar.path] + Self.resolve(server.port) + [setURL])
         let now = Date()
 
         let loaded = CookieStore()
@@ -176,7 +170,7 @@ struct CurlCookieJarTests {
         for host in Self.hosts {
             for path in Self.paths {
                 let url = "http://\(host):\(server.port)\(path)"
-                let sent = try Self.curl(["--cookie", jar.path] + Self.resolve(server.port) + [url])
+                let sent = try await Self.curl(["--cookie", jar.path] + Self.resolve(server.port) + [url])
                 #expect(Self.pairs(loaded.cookieHeader(for: testURL(url), at: now)) == Self.pairs(sent), "\(url)")
                 #expect(Self.pairs(parsed.cookieHeader(for: testURL(url), at: now)) == Self.pairs(sent), "\(url)")
             }

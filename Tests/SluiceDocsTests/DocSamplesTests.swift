@@ -132,7 +132,7 @@ struct DocSamplesTests {
     }
 
     @Test("every package manifest in the docs is a valid manifest, and one naming a local checkout works whatever its folder's name")
-    func manifests() throws {
+    func manifests() async throws {
         let manifests = try Self.samples().filter(Self.isManifest)
         #expect(!manifests.isEmpty)
         for manifest in manifests {
@@ -157,18 +157,12 @@ struct DocSamplesTests {
                     try Data().write(to: sources.appendingPathComponent("\(target)Source.swift"))
                 }
             }
-            let process = Process()
-            process.executableURL = Self.swiftExecutable
-            process.arguments = ["package", "--package-path", directory.path, local ? "describe" : "dump-package"]
             // SwiftPM leaves a scratch directory and lock files in TMPDIR: keep them in the one removed above.
-            process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": directory.path]) { $1 }
-            process.standardOutput = FileHandle.nullDevice
-            let errors = Pipe()
-            process.standardError = errors
-            try process.run()
-            let message = errors.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "\(manifest): \(String(decoding: message, as: UTF8.self))")
+            let swift = try await ChildProcess.run(
+                executable: Self.swiftExecutable.path,
+                arguments: ["package", "--package-path", directory.path, local ? "describe" : "dump-package"],
+                environment: ["TMPDIR": directory.path])
+            #expect(swift.status == 0, "\(manifest): \(swift.errors)")
         }
     }
 }

@@ -143,7 +143,7 @@ struct GzipServerTests {
         let path = NSTemporaryDirectory() + "sluice-upload-\(UUID()).txt"
         try text.write(to: URL(fileURLWithPath: path))
         defer { unlink(path) }
-        let expected = try Self.sha256(text)
+        let expected = try await Self.sha256(text)
         for body in [HTTPBody.bytes(text), .file(path: path), .stream(DataBodyStream(text))] {
             var request = try TestEnvironment.request(.httpbin, "/sluice/decoded-sha256", method: .post)
             request.body = body
@@ -167,7 +167,7 @@ struct GzipServerTests {
         request.contentEncoding = "gzip"
         let result = try await session().data(for: request)
         let json = try #require(JSONSerialization.jsonObject(with: result.data) as? [String: Any])
-        #expect(json["sha256"] as? String == (try Self.sha256(text)))
+        #expect(try await json["sha256"] as? String == Self.sha256(text))
         #expect(result.metrics.transactions.count == 2)
     }
 
@@ -201,18 +201,8 @@ struct GzipServerTests {
     }
 
     /// The SHA-256 of `data` in hex, from sha256sum(1).
-    static func sha256(_ data: Data) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(data)
-        try input.fileHandleForWriting.close()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+    static func sha256(_ data: Data) async throws -> String {
+        let text = try await ChildProcess.run(executable: "/usr/bin/sha256sum", input: data).output
         return String(text.prefix { $0 != " " })
     }
 }

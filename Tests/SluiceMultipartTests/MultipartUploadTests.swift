@@ -19,9 +19,9 @@ struct MultipartUploadTests {
         try #require(JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 
-    static func sha256(_ data: Data) throws -> String { try FileDigest.sha256(of: data) }
+    static func sha256(_ data: Data) async throws -> String { try await FileDigest.sha256(of: data) }
 
-    static func sha256(ofFile path: String) throws -> String { try FileDigest.sha256(ofFile: path) }
+    static func sha256(ofFile path: String) async throws -> String { try await FileDigest.sha256(ofFile: path) }
 
     @Test("Python's email parser reads every part back: names, file names, types and bytes (SHA-256)")
     func independentParser() async throws {
@@ -71,7 +71,7 @@ struct MultipartUploadTests {
             #expect(part["filename"] as? String == want.fileName, "\(want.name)")
             #expect(part["contentType"] as? String == want.type, "\(want.name)")
             #expect(part["size"] as? Int == want.bytes.count, "\(want.name)")
-            #expect(part["sha256"] as? String == (try Self.sha256(want.bytes)), "\(want.name)")
+            #expect(try await part["sha256"] as? String == Self.sha256(want.bytes), "\(want.name)")
         }
         let metaHeaders = try #require(parts.last?["headers"] as? [[String]])
         #expect(metaHeaders.contains(["X-Part", "7"]))
@@ -115,7 +115,7 @@ struct MultipartUploadTests {
         let echo = try Self.json(result.data)
         #expect(echo["received"] as? Int == body.count)
         #expect(Int(request.headers["Content-Length"] ?? "") == body.count)
-        #expect(echo["sha256"] as? String == (try Self.sha256(body)))
+        #expect(try await echo["sha256"] as? String == Self.sha256(body))
         #expect(result.metrics.transactions.first?.bytesSent == Int64(body.count))
         if throttled {
             // 8 packets at least, each followed by a 20 ms pause. A lower bound: a busy machine only makes the
@@ -205,7 +205,7 @@ struct MultipartUploadTests {
         defer { try? FileManager.default.removeItem(at: target.deletingLastPathComponent()) }
         let fileRequest = try await serializer.request(request, writingBodyTo: target)
         let echo = try Self.json(try await session.data(for: request).data)
-        #expect(echo["sha256"] as? String == (try Self.sha256(ofFile: target.path)))
+        #expect(try await echo["sha256"] as? String == Self.sha256(ofFile: target.path))
         let fromFile = try Self.json(try await session.data(for: fileRequest).data)
         #expect(fromFile["sha256"] as? String == echo["sha256"] as? String)
         #expect(fromFile["received"] as? Int == Int(request.headers["Content-Length"] ?? ""))

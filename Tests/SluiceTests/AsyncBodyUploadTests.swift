@@ -36,7 +36,7 @@ struct AsyncBodyUploadTests {
         let result = try await session.upload(for: request, from: body)
         let hashed = try JSONDecoder().decode(Hashed.self, from: result.data)
         #expect(hashed.received == whole.count)
-        #expect(hashed.sha256 == (try FileDigest.sha256(of: whole)))
+        #expect(try await hashed.sha256 == FileDigest.sha256(of: whole))
     }
 
     struct Broken: Error {}
@@ -115,7 +115,7 @@ struct AsyncBodyUploadTests {
         let result = try await SessionManager().upload(for: request, from: body)
         let hashed = try JSONDecoder().decode(Hashed.self, from: result.data)
         #expect(hashed.received == 300_000)
-        #expect(hashed.sha256 == (try FileDigest.sha256(of: chunks.reduce(Data(), +))))
+        #expect(try await hashed.sha256 == FileDigest.sha256(of: chunks.reduce(Data(), +)))
         #expect(made.withLock { $0 } >= 1)
 
         let once = HTTPBody.asyncSequence(Self.sequence(chunks), length: 300_000)
@@ -131,7 +131,7 @@ struct AsyncBodyUploadTests {
         let response = try await manager.upload(
             "sluice/sha256", body: .asyncSequence(length: Int64(whole.count)) { Self.sequence(chunks) },
             headers: ["Content-Type": "application/octet-stream"])
-        #expect((response.value as? Parameters)?["sha256"] == .string(try FileDigest.sha256(of: whole)))
+        #expect(try await (response.value as? Parameters)?["sha256"] == .string(FileDigest.sha256(of: whole)))
 
         let form = try manager.multipartRequest("sluice/multipart") { form in
             try form.appendPart(
@@ -140,6 +140,6 @@ struct AsyncBodyUploadTests {
         }
         let echoed = try await manager.send(form, serializer: JSONResponseSerializer())
         let parts = try #require(echoed.value?["parts"])
-        #expect("\(parts)".contains(try FileDigest.sha256(of: whole)))
+        #expect(try await "\(parts)".contains(FileDigest.sha256(of: whole)))
     }
 }

@@ -33,7 +33,7 @@ struct DiagnosticsTests {
     }
 
     @Test("every quote is escaped, one followed by a combining mark too: the shell reads back exactly the text")
-    func cURLQuotingAgainstAShell() throws {
+    func cURLQuotingAgainstAShell() async throws {
         // A quote followed by a combining mark is one Character ("'\u{301}"), which a Character-wise
         // replacement does not see: the quote then closed the shell string, and what followed ran.
         let payload = "x'\u{301}; echo INJECTED; '\u{301}"
@@ -44,16 +44,9 @@ struct DiagnosticsTests {
         let header = try #require(description.components(separatedBy: " \\\n\t").first { $0.hasPrefix("-H ") })
         let body = try #require(description.components(separatedBy: " \\\n\t").first { $0.hasPrefix("--data-binary ") })
         for (quoted, expected) in [(String(header.dropFirst(3)), "X-Note: \(payload)"), (String(body.dropFirst(14)), payload)] {
-            let shell = Process()
-            shell.executableURL = URL(fileURLWithPath: "/bin/sh")
-            shell.arguments = ["-c", "printf '%s' \(quoted)"]
-            let output = Pipe()
-            shell.standardOutput = output
-            try shell.run()
-            let printed = output.fileHandleForReading.readDataToEndOfFile()
-            shell.waitUntilExit()
-            #expect(shell.terminationStatus == 0)
-            #expect(String(decoding: printed, as: UTF8.self) == expected, "\(quoted)")
+            let shell = try await ChildProcess.run(executable: "/bin/sh", arguments: ["-c", "printf '%s' \(quoted)"])
+            #expect(shell.status == 0)
+            #expect(shell.output == expected, "\(quoted)")
         }
     }
 

@@ -8,9 +8,9 @@ import Testing
 @Suite("A new user's first program", .tags(.server), .needsServers)
 struct FirstHourProgramTests {
     @Test("every call of the first program works against the test servers")
-    func runs() throws {
+    func runs() async throws {
         _ = try Support.httpbin()  // fails with a clear message when the servers are absent
-        let outcome = try ChildProcess.run("sluice-first-hour")
+        let outcome = try await ChildProcess.run("sluice-first-hour")
         #expect(outcome.status == 0, "\(outcome.errors)")
         #expect(outcome.errors.isEmpty, "a program that asked for no logging wrote: \(outcome.errors)")
         let lines = outcome.output.split(separator: "\n").map(String.init)

@@ -189,7 +189,10 @@ struct InterceptorTests {
                 request.headers["Authorization"] == "Bearer \(credential.value)"
             }
         }
-        let interceptor = AuthenticationInterceptor(authenticator: Never(), credential: Token(value: "x"), refreshLimit: 3)
+        // The limit counts refreshes within a window of wall-clock time (30 s by default); an hour keeps all
+        // three in it however slow a loaded machine makes each round trip (one run took 40 s).
+        let interceptor = AuthenticationInterceptor(
+            authenticator: Never(), credential: Token(value: "x"), refreshLimit: 3, refreshWindow: .seconds(3600))
         let manager = try Support.manager(interceptor: interceptor)
         let error = await #expect(throws: SluiceError.self) { try await manager.get("sluice/token") }
         #expect(error?.code == .authenticationExcessiveRefresh)

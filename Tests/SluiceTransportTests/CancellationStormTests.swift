@@ -8,9 +8,9 @@ extension TransportSuites {
     @Suite("Memory after a cancellation storm", .tags(.server), .needsServers)
     struct CancellationStormTests {
         @Test("2,000 running tasks cancelled at once, twice: resident memory comes back near its baseline")
-        func storm() throws {
+        func storm() async throws {
             _ = try TestEnvironment.requireServers()
-            let run = try ChildProcess.run("sluice-soak", arguments: ["storm", "2000", "2"])
+            let run = try await ChildProcess.run("sluice-soak", arguments: ["storm", "2000", "2"])
             #expect(run.status == 0, "\(run.output)\(run.errors)")
             #expect(run.output.contains("storm 2: 2000 tasks cancelled, 2000 completions"), "\(run.output)")
             let line = try #require(run.output.split(separator: "\n").first { $0.hasPrefix("storm: resident above the baseline: ") })

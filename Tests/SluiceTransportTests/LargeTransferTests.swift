@@ -16,7 +16,7 @@ extension TransportSuites {
             return String(line.prefix(64))
         }
 
-        static func sha256(ofFile path: String) throws -> String { try FileDigest.sha256(ofFile: path) }
+        static func sha256(ofFile path: String) async throws -> String { try await FileDigest.sha256(ofFile: path) }
 
         /// How much the process's peak resident memory grows while `body` runs: the peak is reset first
         /// (`/proc/self/clear_refs`). Other suites may run meanwhile, so only a large growth means much.
@@ -46,7 +46,7 @@ extension TransportSuites {
             #expect(growth < 256 << 20, "peak memory grew by \(growth >> 20) MiB")
             let size = try FileManager.default.attributesOfItem(atPath: target.path)[.size] as? Int
             #expect(size == 1 << 30)
-            #expect(try Self.sha256(ofFile: target.path) == expected)
+            #expect(try await Self.sha256(ofFile: target.path) == expected)
             #expect(result.metrics.transactions.first?.bytesReceived == 1 << 30)
         }
 

@@ -389,7 +389,7 @@ extension TransportSuites {
                 let result = try await session.data(for: request)
                 let json = try Transport.json(result.data)
                 #expect(json["decoded"] as? Int == body.total)
-                #expect(json["sha256"] as? String == (try FileDigest.sha256(of: expected)))
+                #expect(try await json["sha256"] as? String == FileDigest.sha256(of: expected))
                 #expect(body.state.withLock { $0.overlaps } == 0, "two hops read the stream at once")
             }
         }

@@ -167,14 +167,14 @@ struct ProxyServerTests {
         let tinyproxy = URL(string: try Self.value("SLUICE_TINYPROXY_URL"))!
         let proxyURL = "http://proxy:secret@\(tinyproxy.host!):\(tinyproxy.port!)"
         let through = Self.unique()
-        let outcome = try ChildProcess.run(
+        let outcome = try await ChildProcess.run(
             "sluice-exit-probe", arguments: [try TestEnvironment.url(for: .http).absoluteString + through, caFile, "1", "release"],
             environment: ["http_proxy": proxyURL, "no_proxy": "", "NO_PROXY": ""])
         #expect(outcome.status == 0, "\(outcome.errors)")
         #expect(try await !Self.lines(of: "SLUICE_TINYPROXY_LOG", containing: through).isEmpty)
 
         let around = Self.unique()
-        let skipped = try ChildProcess.run(
+        let skipped = try await ChildProcess.run(
             "sluice-exit-probe", arguments: [try TestEnvironment.url(for: .http).absoluteString + around, caFile, "1", "release"],
             environment: ["http_proxy": proxyURL, "no_proxy": "localhost,127.0.0.1"])
         #expect(skipped.status == 0, "\(skipped.errors)")

@@ -65,7 +65,7 @@ struct ResumeAfterFailureTests {
         let last = try #require(resume)
         let finished = try await session.download(resumingWith: Self.redirected(last, to: try Self.url("pass", "/files/200m.bin"))) { _, _ in destination }
         #expect(finished.resumption == .continued(fromByte: lengths.last!))
-        #expect(try FileDigest.sha256(ofFile: destination.path) == (try TransportSuites.LargeTransferTests.expectedDigest("200m.bin")),
+        #expect(try await FileDigest.sha256(ofFile: destination.path) == (try TransportSuites.LargeTransferTests.expectedDigest("200m.bin")),
             "the file resumed at \(lengths) is not the served one")
         #expect(!FileManager.default.fileExists(atPath: last.partialFilePath) || last.partialFilePath == destination.path)
     }

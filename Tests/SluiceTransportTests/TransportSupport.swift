@@ -5,12 +5,13 @@ import SluiceTestSupport
 import SluiceTransport
 import Testing
 
-/// Every transport suite runs inside this one, one suite at a time, beside the other targets' suites. Run
-/// side by side (tried: 108 s instead of the serial run's 238 s), four tests that measure the whole process
-/// failed: a 1 GiB download's peak memory counted the other suites' memory, a failed download's check of the
-/// temporary folder saw another test's partial file, and two timeout tests waited over 20 s for a thread of
-/// the cooperative pool that blocking tests held. Until those measure only their own, they stay serial.
-@Suite("SluiceTransport", .serialized)
+/// The transport's suites, side by side with each other and with every other target's: the servers answer
+/// many clients at once, each test reads only its own lines of a shared log (an offset taken before it acts,
+/// a probe of its own in the URL), and a thread is identified by its ID, not counted. A suite whose tests
+/// share something more (the proxies' logs, a Python server of its own) is serialized within itself. Tests
+/// that measure the whole process (a 1 GiB transfer's peak memory, the temporary folder) run after the
+/// others in a process of their own (Tools/testenv/suite.sh).
+@Suite("SluiceTransport")
 enum TransportSuites {}
 
 /// Sessions and requests for the transport tests, against the servers of `Tools/testenv`.

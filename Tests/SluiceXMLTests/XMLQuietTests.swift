@@ -29,31 +29,18 @@ struct XMLQuietTests {
     static let hostile = Data(#"<?xml version="1.0" encoding="UTF-7"?><a>"#.utf8) + Data([0xFF]) + Data("</a>".utf8)
 
     /// Runs the probe; its standard output and standard error.
-    static func probe() throws -> (output: String, errors: String) {
+    static func probe() async throws -> (output: String, errors: String) {
         let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("sluice-xml-leakcheck")
         try #require(FileManager.default.isExecutableFile(atPath: tool.path), "build it with swift build --build-tests")
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-xml-quiet-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let outputFile = directory.appendingPathComponent("stdout")
-        let errorFile = directory.appendingPathComponent("stderr")
-        try #require(FileManager.default.createFile(atPath: outputFile.path, contents: nil))
-        try #require(FileManager.default.createFile(atPath: errorFile.path, contents: nil))
-        let process = Process()
-        process.executableURL = tool
-        process.arguments = ["quiet"]
-        process.standardOutput = try FileHandle(forWritingTo: outputFile)
-        process.standardError = try FileHandle(forWritingTo: errorFile)
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        return (try TextFile.read(outputFile), try TextFile.read(errorFile))
+        let probe = try await ChildProcess.run(executable: tool.path, arguments: ["quiet"])
+        #expect(probe.status == 0)
+        return (probe.output, probe.errors)
     }
 
     @Test("every parse API, on one thread and on eight at once: nothing on stderr, libxml2's message in the error")
-    func quiet() throws {
-        let (output, errors) = try Self.probe()
+    func quiet() async throws {
+        let (output, errors) = try await Self.probe()
         #expect(errors.isEmpty, "stderr:\n\(errors.prefix(2000))")
         let results = output.split(separator: "\n").compactMap(QuietProbeResult.init)
         let apis = Set(results.map(\.api))
@@ -66,7 +53,8 @@ struct XMLQuietTests {
         let hostile = results.filter { result in
             ["hostile.", "afterRoot.", "threads.hostile."].contains { result.api.hasPrefix($0) }
         }
-        #expect(hostile.count == 16 + 16 + 8 * 10 * 10)
+        let expectedHostile: Int = 16 + 16 + 8 * 10 * 10
+        #expect(hostile.count == expectedHostile)
         let notRefused = hostile.filter { $0.outcome != "xml.malformed" || !$0.message.contains("input conversion failed") }
         #expect(notRefused.isEmpty, "\(describe(notRefused))")
         for api in [

@@ -1,5 +1,6 @@
 import Foundation
 import SluiceCore
+import SluiceTestSupport
 import SluiceXML
 import Testing
 
@@ -310,19 +311,13 @@ struct XMLSafetyTests {
 @Suite("libxml2 allocations")
 struct XMLLeakTests {
     @Test("every block libxml2 allocates is freed (sluice-xml-leakcheck: libxml2's debug allocator, 100 rounds)")
-    func libxml2Allocations() throws {
+    func libxml2Allocations() async throws {
         let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("sluice-xml-leakcheck")
         try #require(FileManager.default.isExecutableFile(atPath: tool.path), "build it with swift build --build-tests")
-        let process = Process()
-        process.executableURL = tool
-        process.arguments = ["100"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
+        let leakcheck = try await ChildProcess.run(executable: tool.path, arguments: ["100"])
+        let text = leakcheck.output
+        #expect(leakcheck.status == 0, "\(text)")
         #expect(text.contains("leaked: 0 blocks, 0 bytes"), "\(text)")
     }
 }
