@@ -9,8 +9,9 @@ import Testing
 /// many clients at once, each test reads only its own lines of a shared log (an offset taken before it acts,
 /// a probe of its own in the URL), and a thread is identified by its ID, not counted. A suite whose tests
 /// share something more (the proxies' logs, a Python server of its own) is serialized within itself. Tests
-/// that measure the whole process (a 1 GiB transfer's peak memory, the temporary folder) run after the
-/// others in a process of their own (Tools/testenv/suite.sh).
+/// whose behaviour is sub-second time (the fault-injection and timeout suites) and tests that measure the
+/// whole process (a 1 GiB transfer's peak memory, the temporary folder) run after the others, in processes
+/// of their own (Tools/testenv/suite.sh).
 @Suite("SluiceTransport")
 enum TransportSuites {}
 

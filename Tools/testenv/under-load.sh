@@ -20,7 +20,7 @@ for round in $(seq 1 "$rounds"); do
     status=0
     SLUICE_TESTENV_SKIP_INSTALL=1 SLUICE_TESTENV_LARGE_FILES=1 "$root/Tools/testenv/run.sh" \
         "$root/Tools/testenv/suite.sh" "$swift" >"$root/.build/under-load-$round.log" 2>&1 || status=$?
-    summary="$(grep -E "Test run with" "$root/.build/under-load-$round.log" | tail -n 1 || true)"
+    summary="$(grep -E "Test run with" "$root/.build/under-load-$round.log" | sed -E 's/^.*Test run with //' | paste -sd ';' - || true)"
     line="round $round/$rounds under $cores busy cores: exit $status in $(( $(date +%s) - start ))s: ${summary:-no summary}"
     results+=("$line")
     echo "under-load: $line"
