@@ -15,19 +15,20 @@ bin="$("$swift" build --show-bin-path)"
 #   while suspended): beside the other suites' hundreds of busy threads, a sleeping engine thread was seen to
 #   wake a second late, so they run where only the machine's own load can delay them;
 # - those that measure the whole process (a 1 GiB transfer's peak memory, what is in the temporary folder):
-#   beside the other suites they would count those suites' memory and files as their own.
+#   beside other tests they would count those tests' memory and files as their own, so each runs alone.
 timing='TransportSuites/(FaultInjectionTests|TimeoutAndFailureTests)/'
-whole='TransportSuites/LargeTransferTests/|TransportSuites/SessionManagerTests/failedDownload\(\)'
+memory='TransportSuites/LargeTransferTests/'
+files='TransportSuites/SessionManagerTests/failedDownload\(\)'
 start=$(date +%s)
 status=0
 run() { env -u SLUICE_TEST_TIER "$swift" test --skip-build --disable-xctest "$@" 2>&1 | tee -a "$log"; }
 : >"$log"
-run --skip "$timing|$whole" "$@" || status=$?
+run --skip "$timing|$memory|$files" "$@" || status=$?
 echo "suite.sh: the suites side by side took $(( $(date +%s) - start ))s"
-((status == 0)) || exit "$status"
-run --filter "$timing" "$@" || status=$?
-((status == 0)) || exit "$status"
-run --filter "$whole" "$@" || status=$?
+for group in "$timing" "$memory" "$files"; do
+    ((status == 0)) || exit "$status"
+    run --filter "$group" "$@" || status=$?
+done
 echo "suite.sh: the suite, with the tests that run after it, took $(( $(date +%s) - start ))s"
 ((status == 0)) || exit "$status"
 if grep -E "^.{0,4}(Test|Suite) .* skipped" "$log" >/dev/null; then
