@@ -31,12 +31,14 @@ build: install
 ## check: every test that needs no server and is not slow (SLUICE_TEST_TIER=check), in parallel, with no
 ## server started; prints how long it took. Tests tagged .server or .slow are left to make test.
 check: install
-	@start=$$(date +%s); \
+	@mkdir -p .build; start=$$(date +%s); \
 	$(SWIFT) build --build-tests 2>&1 | tee .build/sluice-check-build.log | grep -E "error|warning: .*Sluice|Compiling|Build complete" | tail -n 3; \
 	status=0; \
 	SLUICE_TEST_TIER=check $(SWIFT) test --skip-build --disable-xctest $(SWIFT_TEST_FLAGS) > .build/check.log 2>&1 || status=$$?; \
 	grep -E "✘|Test run with" .build/check.log | tail -n 30; \
-	echo "make check: $$(grep -cE "^.{0,4}Test .* passed after" .build/check.log) tests passed, $$(grep -cE "^.{0,4}Test .* skipped" .build/check.log) left to make test (server or slow), in $$(( $$(date +%s) - start ))s, build included"; \
+	passed=$$(grep -cE "^✔ Test .* passed after" .build/check.log || true); \
+	total=$$(grep -oE "Test run with [0-9]+ tests" .build/check.log | grep -oE "[0-9]+" || echo 0); \
+	echo "make check: $$passed of $$total tests passed; the other $$((total - passed)) need the servers or are slow (make test); $$(( $$(date +%s) - start ))s, build included"; \
 	exit $$status
 
 ## test: the whole suite against freshly started servers, which are stopped afterwards. Every test uses

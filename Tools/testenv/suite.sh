@@ -31,8 +31,8 @@ for group in "$timing" "$memory" "$files"; do
 done
 echo "suite.sh: the suite, with the tests that run after it, took $(( $(date +%s) - start ))s"
 ((status == 0)) || exit "$status"
-if grep -E "^.{0,4}(Test|Suite) .* skipped" "$log" >/dev/null; then
-    grep -E "^.{0,4}(Test|Suite) .* skipped" "$log" | head -n 20 >&2
+if grep -E "^➜ (Test|Suite) .* skipped" "$log" >/dev/null; then
+    grep -E "^➜ (Test|Suite) .* skipped" "$log" | head -n 20 >&2
     echo "suite.sh: tests were skipped in the full run; every tier must run here" >&2
     exit 1
 fi
