@@ -247,7 +247,7 @@ struct DiskCacheStoreTests {
         #expect(served > 0)
     }
 
-    @Test("8 tasks × 10,000 operations on overlapping keys: within capacity, every body the one its key was written with")
+    @Test("8 tasks × 10,000 operations on overlapping keys: within capacity, every body the one its key was written with", .tags(.slow), .runsLong)
     func concurrency() async throws {
         let folder = Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
