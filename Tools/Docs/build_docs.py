@@ -17,6 +17,10 @@
   become DocC links (`doc:other#Anchor`), so a link to a missing guide or heading is reported too. docs/
   stays the only copy of the guides.
 - The archives are merged by `docc merge` into OUTPUT/Sluice.doccarchive (static hosting layout).
+- Modules whose dependencies are converted are converted side by side (--jobs, default one per core). With
+  --work, a module whose inputs (its filtered symbol graphs, its catalog, DocC itself, its arguments and its
+  dependencies' inputs) have not changed since the last run keeps its archive and its diagnostics: DocC's
+  output is a function of those inputs, so the check is the same, without the minutes of converting again.
 
 Every diagnostic DocC prints is listed, as `file:line: severity: summary`. With --check, the exit status
 is 1 when DocC reported a warning or an error: a link to a symbol or article that does not exist, a topic
@@ -24,6 +28,8 @@ that names none, a malformed directive.
 """
 
 import argparse
+import concurrent.futures
+import hashlib
 import json
 import os
 import re
@@ -203,7 +209,7 @@ def guides_catalog(target, modules):
 
 
 def run_docc(arguments, diagnostics_file):
-    docc = os.environ.get("DOCC") or shutil.which("docc") or "/opt/swift/usr/bin/docc"
+    docc = docc_path()
     result = subprocess.run([docc] + arguments + ["--diagnostics-file", diagnostics_file],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if result.returncode != 0 and not os.path.exists(diagnostics_file):
@@ -222,6 +228,56 @@ def run_docc(arguments, diagnostics_file):
     return result.returncode, found
 
 
+def tree_digest(digest, path):
+    """Adds the names and bytes of the files under `path` (a file or a folder) to `digest`."""
+    if not os.path.exists(path):
+        digest.update(b"absent\0")
+        return
+    files = [path] if os.path.isfile(path) else sorted(
+        os.path.join(parent, name) for parent, _, names in os.walk(path) for name in names)
+    for file in files:
+        digest.update(os.path.relpath(file, path).encode() + b"\0")
+        with open(file, "rb") as handle:
+            digest.update(handle.read())
+        digest.update(b"\0")
+
+
+def docc_path():
+    return os.environ.get("DOCC") or shutil.which("docc") or "/opt/swift/usr/bin/docc"
+
+
+def convert(name, arguments, inputs, dependency_digests, work, cached):
+    """Converts one catalog with DocC, or reuses the last run's archive and diagnostics when every input
+    is the same. Returns (digest, status, diagnostics)."""
+    digest = hashlib.sha256()
+    docc = os.path.realpath(docc_path())
+    digest.update(f"{docc}\0{os.path.getmtime(docc)}\0".encode())
+    digest.update("\0".join(arguments).encode() + b"\0")
+    for path in inputs:
+        tree_digest(digest, path)
+    for dependency in dependency_digests:
+        digest.update(dependency.encode() + b"\0")
+    key = digest.hexdigest()
+    record = os.path.join(work, "cache", name + ".json")
+    archive = arguments[arguments.index("--output-path") + 1]
+    if cached and os.path.exists(record) and os.path.isdir(archive):
+        with open(record, encoding="utf-8") as handle:
+            kept = json.load(handle)
+        if kept.get("digest") == key:
+            return key, kept["status"], kept["found"], True
+    shutil.rmtree(archive, ignore_errors=True)
+    os.makedirs(os.path.dirname(archive), exist_ok=True)
+    diagnostics = os.path.join(work, name + ".diagnostics.json")
+    for stale in (record, diagnostics):
+        if os.path.exists(stale):
+            os.remove(stale)
+    status, found = run_docc(arguments, diagnostics)
+    os.makedirs(os.path.dirname(record), exist_ok=True)
+    with open(record, "w", encoding="utf-8") as handle:
+        json.dump({"digest": key, "status": status, "found": found}, handle)
+    return key, status, found, False
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--symbol-graph-dir", required=True)
@@ -232,33 +288,54 @@ def main(argv=None):
     parser.add_argument("--own-symbols-only", action="store_true",
                         help="leave out the symbols a module re-exports (smaller; its links to them do not resolve)")
     parser.add_argument("--check", action="store_true", help="exit 1 when DocC reports a warning or an error")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="conversions at once (default: cores)")
     args = parser.parse_args(argv)
 
     modules, closure = dependency_order(args.modules or library_modules())
     work = args.work or tempfile.mkdtemp(prefix="sluice-docs.")
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(os.path.join(work, "archives"))
-    findings, archives = [], {}
+    cached = args.work is not None
+    # The filtered graphs and the guides' catalog are made anew; archives and their records may be reused.
+    for made in ("graphs", "catalogs"):
+        shutil.rmtree(os.path.join(work, made), ignore_errors=True)
+    os.makedirs(os.path.join(work, "archives"), exist_ok=True)
+    findings, archives, digests, reused = [], {}, {}, 0
+
+    def module_job(module):
+        graphs = os.path.join(work, "graphs", module)
+        filter_graphs(args.symbol_graph_dir, module, graphs, own_only=args.own_symbols_only)
+        archive = os.path.join(work, "archives", module + ".doccarchive")
+        arguments = ["convert"]
+        catalog = os.path.join(module_folder(module), module + ".docc")
+        if os.path.isdir(catalog):
+            arguments.append(catalog)
+        arguments += ["--additional-symbol-graph-dir", graphs, "--output-path", archive,
+                      "--fallback-display-name", module, "--fallback-bundle-identifier", module,
+                      "--enable-experimental-external-link-support"]
+        for dependency in sorted(closure[module]):
+            arguments += ["--dependency", archives[dependency]]
+        dependencies = [digests[d] for d in sorted(closure[module])]
+        return (archive,) + convert(module, arguments, [graphs, catalog], dependencies, work, cached)
+
     try:
-        for module in modules:
-            graphs = os.path.join(work, "graphs", module)
-            filter_graphs(args.symbol_graph_dir, module, graphs, own_only=args.own_symbols_only)
-            archive = os.path.join(work, "archives", module + ".doccarchive")
-            arguments = ["convert"]
-            catalog = os.path.join(module_folder(module), module + ".docc")
-            if os.path.isdir(catalog):
-                arguments.append(catalog)
-            arguments += ["--additional-symbol-graph-dir", graphs, "--output-path", archive,
-                          "--fallback-display-name", module, "--fallback-bundle-identifier", module,
-                          "--enable-experimental-external-link-support"]
-            for dependency in sorted(closure[module]):
-                arguments += ["--dependency", archives[dependency]]
-            status, found = run_docc(arguments, os.path.join(work, module + ".diagnostics.json"))
-            findings += found
-            if status != 0:
-                findings.append({"path": module, "line": 0, "severity": "error", "summary": f"docc exited {status}"})
-            archives[module] = archive
-            print(f"build_docs: {module}: {len(found)} diagnostics", flush=True)
+        # Each module once the modules it depends on are converted, as many at once as --jobs allows.
+        pending, running = list(modules), {}
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+            while pending or running:
+                for module in [m for m in pending if closure[m] <= set(archives)]:
+                    if len(running) >= max(1, args.jobs):
+                        break
+                    pending.remove(module)
+                    running[pool.submit(module_job, module)] = module
+                done, _ = concurrent.futures.wait(running, return_when=concurrent.futures.FIRST_COMPLETED)
+                for future in done:
+                    module = running.pop(future)
+                    archive, digest, status, found, hit = future.result()
+                    findings += found
+                    if status != 0:
+                        findings.append({"path": module, "line": 0, "severity": "error", "summary": f"docc exited {status}"})
+                    archives[module], digests[module] = archive, digest
+                    reused += hit
+                    print(f"build_docs: {module}: {len(found)} diagnostics{' (unchanged)' if hit else ''}", flush=True)
         guide_count = 0
         if not args.no_guides:
             catalog = os.path.join(work, "catalogs", GUIDES + ".docc")
@@ -268,7 +345,8 @@ def main(argv=None):
                          "--fallback-bundle-identifier", "Sluice" + GUIDES]
             for module in modules:
                 arguments += ["--dependency", archives[module]]
-            status, found = run_docc(arguments, os.path.join(work, GUIDES + ".diagnostics.json"))
+            _, status, found, hit = convert(GUIDES, arguments, [catalog], [digests[m] for m in modules], work, cached)
+            reused += hit
             for finding in found:  # the guides' copies stand for docs/ in the report
                 finding["path"] = re.sub(r"^.*/" + GUIDES + r"\.docc/", "docs/", finding["path"])
             findings += found
@@ -278,7 +356,7 @@ def main(argv=None):
         os.makedirs(args.output, exist_ok=True)
         combined = os.path.join(args.output, "Sluice.doccarchive")
         shutil.rmtree(combined, ignore_errors=True)
-        docc = os.environ.get("DOCC") or shutil.which("docc") or "/opt/swift/usr/bin/docc"
+        docc = docc_path()
         merged = subprocess.run([docc, "merge"] + [archives[m] for m in modules + ([GUIDES] if guide_count else [])]
                                 + ["--output-path", combined, "--synthesized-landing-page-name", "Sluice"],
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -298,8 +376,8 @@ def main(argv=None):
     problems = [f for f in findings if f["severity"] in ("warning", "error")]
     for finding in sorted(findings, key=lambda f: (f["path"], f["line"], f["summary"])):
         print(f"{finding['path']}:{finding['line']}: {finding['severity']}: {finding['summary']}")
-    print(f"build_docs: {len(modules)} modules and {guide_count} guides in {combined}; "
-          f"{len(problems)} warnings or errors from DocC")
+    print(f"build_docs: {len(modules)} modules and {guide_count} guides in {combined}"
+          f" ({reused} catalogs unchanged since the last run); {len(problems)} warnings or errors from DocC")
     return 1 if args.check and problems else 0
 
 

@@ -1,6 +1,7 @@
 """The documentation checks on small fixtures: check_symbols.py fails on an undocumented public symbol and
 passes a documented one; DocC's diagnostics, as build_docs.py reads them, report an article's link to a
-symbol or a guide that does not exist. Run by make docs-check:
+symbol or a guide that does not exist; a catalog converted before is reused only while its inputs are the same.
+Run by make docs-check:
     python3 -m unittest -q Tools/Docs/test_docs_check.py
 """
 
@@ -154,6 +155,26 @@ class DocCLinkTests(unittest.TestCase):
         status, problems = self.convert("# Guide\n\nUse ``Documented/run()``; see [the other](other.md).\n")
         self.assertEqual(problems, [])
         self.assertEqual(status, 0)
+
+    def test_an_unchanged_catalog_keeps_its_diagnostics_and_a_changed_one_is_converted_again(self):
+        catalog = os.path.join(self.root, "Fixture.docc")
+        os.makedirs(catalog, exist_ok=True)
+        work = os.path.join(self.root, "work")
+        arguments = ["convert", catalog, "--additional-symbol-graph-dir", self.graphs, "--output-path",
+                     os.path.join(work, "archives", "Fixture.doccarchive")]
+
+        def run(article):
+            with open(os.path.join(catalog, "Fixture.md"), "w") as out:
+                out.write("# ``Fixture``\n\nThe fixture.\n\n" + article)
+            _, _, found, reused = build_docs.convert("Fixture", arguments, [self.graphs, catalog], [], work, True)
+            return [f["summary"] for f in found if f["severity"] in ("warning", "error")], reused
+
+        broken = "See ``Documented/missing()``.\n"
+        problems, reused = run(broken)
+        self.assertEqual((len(problems), reused), (1, False), problems)
+        self.assertEqual(run(broken), (problems, True))
+        self.assertEqual(run("See ``Documented/run()``.\n"), ([], False))
+        self.assertEqual(run(broken), (problems, False))
 
 
 if __name__ == "__main__":
