@@ -46,16 +46,20 @@ check: install
 ## runs, and a skipped test fails the run (Tools/testenv/suite.sh). Last, the docs check (make docs-check,
 ## in its own build folder .build-docs).
 test: build
-	@python3 -m unittest -q Tools/testenv/test_faultproxy.py > .build/faultproxy-test.log 2>&1 \
-		|| { cat .build/faultproxy-test.log; exit 1; }
-	@tail -n 3 .build/faultproxy-test.log
-	@SLUICE_TESTENV_SKIP_INSTALL=1 $(TESTENV)/test_isolation.sh > .build/testenv-isolation.log 2>&1 \
-		|| { cat .build/testenv-isolation.log; exit 1; }
-	@tail -n 1 .build/testenv-isolation.log
-	@SWIFT=$(SWIFT) $(TESTENV)/check-walkthrough.sh > .build/walkthrough.log 2>&1 || { cat .build/walkthrough.log; exit 1; }
-	@tail -n 1 .build/walkthrough.log
-	@SWIFT=$(SWIFT) $(TESTENV)/check-stubbed-user.sh > .build/stubbed-user.log 2>&1 || { cat .build/stubbed-user.log; exit 1; }
-	@tail -n 1 .build/stubbed-user.log
+	@# The test environment's own tests (Python, mostly waiting on sockets and processes) run beside the two
+	@# packages' builds; the suite starts only when all have passed.
+	@{ python3 -m unittest -q Tools/testenv/test_faultproxy.py > .build/faultproxy-test.log 2>&1 \
+		&& SLUICE_TESTENV_SKIP_INSTALL=1 $(TESTENV)/test_isolation.sh > .build/testenv-isolation.log 2>&1; } & \
+	environment=$$!; \
+	SWIFT=$(SWIFT) $(TESTENV)/check-walkthrough.sh > .build/walkthrough.log 2>&1 \
+		|| { cat .build/walkthrough.log; kill $$environment 2>/dev/null; exit 1; }; \
+	tail -n 1 .build/walkthrough.log; \
+	SWIFT=$(SWIFT) $(TESTENV)/check-stubbed-user.sh > .build/stubbed-user.log 2>&1 \
+		|| { cat .build/stubbed-user.log; kill $$environment 2>/dev/null; exit 1; }; \
+	tail -n 1 .build/stubbed-user.log; \
+	wait $$environment || { cat .build/faultproxy-test.log; cat .build/testenv-isolation.log 2>/dev/null; exit 1; }; \
+	tail -n 3 .build/faultproxy-test.log; \
+	tail -n 1 .build/testenv-isolation.log
 	@SLUICE_TESTENV_SKIP_INSTALL=1 SLUICE_TESTENV_LARGE_FILES=1 $(TESTENV)/run.sh $(TESTENV)/suite.sh $(SWIFT) $(SWIFT_TEST_FLAGS)
 	@python3 -m unittest -q Tools/Docs/test_docs_check.py > .build/docs-check-test.log 2>&1 \
 		|| { cat .build/docs-check-test.log; exit 1; }

@@ -246,13 +246,20 @@ def docc_path():
     return os.environ.get("DOCC") or shutil.which("docc") or "/opt/swift/usr/bin/docc"
 
 
-def convert(name, arguments, inputs, dependency_digests, work, cached):
+def module_graph_files(graph_dir, module):
+    """The compiler's symbol graph files of `module` (its own, and its extensions of other modules')."""
+    return sorted(os.path.join(graph_dir, n) for n in os.listdir(graph_dir)
+                  if n.endswith(".symbols.json") and n.split("@")[0].split(".")[0] == module)
+
+
+def convert(name, arguments, inputs, dependency_digests, work, cached, prepare=None, key_extra=()):
     """Converts one catalog with DocC, or reuses the last run's archive and diagnostics when every input
-    is the same. Returns (digest, status, diagnostics)."""
+    is the same; `prepare` (making what DocC reads from `inputs`) runs only when it converts. Returns
+    (digest, status, diagnostics, reused)."""
     digest = hashlib.sha256()
     docc = os.path.realpath(docc_path())
     digest.update(f"{docc}\0{os.path.getmtime(docc)}\0".encode())
-    digest.update("\0".join(arguments).encode() + b"\0")
+    digest.update("\0".join(list(arguments) + list(key_extra)).encode() + b"\0")
     for path in inputs:
         tree_digest(digest, path)
     for dependency in dependency_digests:
@@ -265,6 +272,8 @@ def convert(name, arguments, inputs, dependency_digests, work, cached):
             kept = json.load(handle)
         if kept.get("digest") == key:
             return key, kept["status"], kept["found"], True
+    if prepare:
+        prepare()
     shutil.rmtree(archive, ignore_errors=True)
     os.makedirs(os.path.dirname(archive), exist_ok=True)
     diagnostics = os.path.join(work, name + ".diagnostics.json")
@@ -298,11 +307,10 @@ def main(argv=None):
     for made in ("graphs", "catalogs"):
         shutil.rmtree(os.path.join(work, made), ignore_errors=True)
     os.makedirs(os.path.join(work, "archives"), exist_ok=True)
-    findings, archives, digests, reused = [], {}, {}, 0
+    findings, archives, digests, reused, guides_digest = [], {}, {}, 0, None
 
     def module_job(module):
         graphs = os.path.join(work, "graphs", module)
-        filter_graphs(args.symbol_graph_dir, module, graphs, own_only=args.own_symbols_only)
         archive = os.path.join(work, "archives", module + ".doccarchive")
         arguments = ["convert"]
         catalog = os.path.join(module_folder(module), module + ".docc")
@@ -314,7 +322,13 @@ def main(argv=None):
         for dependency in sorted(closure[module]):
             arguments += ["--dependency", archives[dependency]]
         dependencies = [digests[d] for d in sorted(closure[module])]
-        return (archive,) + convert(module, arguments, [graphs, catalog], dependencies, work, cached)
+        # The compiler's graphs are the input: filtering them (seconds of JSON for a module that re-exports
+        # SluiceCore) is done only when the module is converted again.
+        inputs = module_graph_files(args.symbol_graph_dir, module) + [catalog]
+        return (archive,) + convert(
+            module, arguments, inputs, dependencies, work, cached,
+            prepare=lambda: filter_graphs(args.symbol_graph_dir, module, graphs, own_only=args.own_symbols_only),
+            key_extra=[f"own-only={args.own_symbols_only}", module_folder(module)])
 
     try:
         # Each module once the modules it depends on are converted, as many at once as --jobs allows.
@@ -345,7 +359,8 @@ def main(argv=None):
                          "--fallback-bundle-identifier", "Sluice" + GUIDES]
             for module in modules:
                 arguments += ["--dependency", archives[module]]
-            _, status, found, hit = convert(GUIDES, arguments, [catalog], [digests[m] for m in modules], work, cached)
+            guides_digest, status, found, hit = convert(
+                GUIDES, arguments, [catalog], [digests[m] for m in modules], work, cached)
             reused += hit
             for finding in found:  # the guides' copies stand for docs/ in the report
                 finding["path"] = re.sub(r"^.*/" + GUIDES + r"\.docc/", "docs/", finding["path"])
@@ -355,14 +370,26 @@ def main(argv=None):
 
         os.makedirs(args.output, exist_ok=True)
         combined = os.path.join(args.output, "Sluice.doccarchive")
-        shutil.rmtree(combined, ignore_errors=True)
-        docc = docc_path()
-        merged = subprocess.run([docc, "merge"] + [archives[m] for m in modules + ([GUIDES] if guide_count else [])]
-                                + ["--output-path", combined, "--synthesized-landing-page-name", "Sluice"],
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        if merged.returncode != 0:
-            sys.stdout.write(merged.stdout)
-            sys.exit(f"build_docs: docc merge failed ({merged.returncode})")
+        merge_key = hashlib.sha256("\0".join(
+            [combined] + [digests[m] for m in modules] + ([guides_digest] if guide_count else [])).encode()).hexdigest()
+        merge_record = os.path.join(work, "cache", "merge.json")
+        kept = None
+        if cached and os.path.exists(merge_record) and os.path.isdir(combined):
+            with open(merge_record, encoding="utf-8") as handle:
+                kept = json.load(handle).get("digest")
+        if kept != merge_key:
+            shutil.rmtree(combined, ignore_errors=True)
+            docc = docc_path()
+            merged = subprocess.run([docc, "merge"] + [archives[m] for m in modules + ([GUIDES] if guide_count else [])]
+                                    + ["--output-path", combined, "--synthesized-landing-page-name", "Sluice"],
+                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            if merged.returncode != 0:
+                sys.stdout.write(merged.stdout)
+                sys.exit(f"build_docs: docc merge failed ({merged.returncode})")
+            if cached:
+                os.makedirs(os.path.dirname(merge_record), exist_ok=True)
+                with open(merge_record, "w", encoding="utf-8") as handle:
+                    json.dump({"digest": merge_key}, handle)
     finally:
         if not args.work:
             shutil.rmtree(work, ignore_errors=True)
