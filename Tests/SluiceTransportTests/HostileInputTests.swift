@@ -133,9 +133,9 @@ extension TransportSuites {
             let started = ContinuousClock.now
             let error = await #expect(throws: SluiceError.self) { try await session.data(for: HTTPRequest(url: server.url)) }
             #expect(error?.code == .transferTooSlow)
-            // Judged over its 2 s window: 30 s is ten times that and more, which a loaded machine does not
-            // reach, and far below the 500 s the trickle takes to its end.
-            #expect(ContinuousClock.now - started < .seconds(30))
+            // Judged over its 2 s window, it ends in 2 to 5 s; the bound only tells that from the 500 s the
+            // trickle takes to its end. 60 s: one clean-clone run on a busy machine took 30.5 s here.
+            #expect(ContinuousClock.now - started < .seconds(60))
         }
 
         @Test("the defaults bound every task: resource 7 days, idle 60 s, 32 interim answers, in-memory decoding bounded")
