@@ -58,8 +58,8 @@ public enum Wait {
     /// file's text from `offset` on.
     ///
     /// For a server's log: the access log line nginx writes after a response, the request line a Python
-    /// server prints. Only the last `tail` bytes are searched, so a log that other tests keep growing costs
-    /// the same to read each time.
+    /// server prints. Only the part written after `offset` is read, so a log that other tests keep growing
+    /// costs no more to read than what was written since the test acted.
     ///
     /// - Parameters:
     ///   - text: What a matching line contains.
